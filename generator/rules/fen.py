@@ -1,0 +1,149 @@
+"""PDN FEN, read liberally and written strictly (rules-spec §12.4).
+
+Read: ``W:W31-50:B1-20``, ``B:BK17,K24:W6,9``, algebraic ``W:Wa1,c1:Bb6``; either side's list first; a
+``K`` before a square or a range; an empty side (``W:W31:B``); a trailing ``.``; unknown trailing
+fields such as lidraughts' ``:H0:F1`` are ignored.  Write: side to move, White's list, Black's list,
+no spaces; numeric lists use ranges for three or more consecutive squares of one kind.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import InvalidFenError
+from .geometry import BLACK, COLOR_NAMES, WHITE, Numbering
+
+if TYPE_CHECKING:
+    from .position import Position
+    from .variants import Variant
+
+_COLOR_LETTERS = {"W": WHITE, "B": BLACK}
+
+
+def parse_fen(variant: Variant, text: str) -> Position:
+    """Read a PDN FEN for ``variant``; ``start`` gives the initial position.
+
+    Raises:
+        InvalidFenError: naming the first problem (syntax, a square off the board or on a light
+            square, a square listed twice, a man on its own promotion row, too many pieces).
+    """
+    from .position import Position
+
+    fen = text.strip()
+    if fen.lower() == "start":
+        return variant.start()
+    if fen.startswith('"') and fen.endswith('"') and len(fen) >= 2:
+        fen = fen[1:-1].strip()
+    if fen.endswith("."):
+        fen = fen[:-1]
+    fields = [f.strip() for f in fen.split(":")]
+    if not fields or not fields[0]:
+        raise InvalidFenError(text, "empty FEN")
+    head = fields[0].upper()
+    if head not in ("W", "B"):
+        raise InvalidFenError(text, f"the side to move must be W or B, not '{fields[0]}'")
+    turn = _COLOR_LETTERS[head]
+    g = variant.geometry
+    sides: dict[int, int] = {}
+    kings = 0
+    owner: dict[int, str] = {}
+    for field in fields[1:]:
+        if not field:
+            continue
+        letter = field[0].upper()
+        if letter not in _COLOR_LETTERS:
+            # Unknown trailing fields (lidraughts' H<n>, F<n>, ...) are ignored; a stray letter
+            # before the piece lists is not.
+            if not sides:
+                raise InvalidFenError(text, f"expected a piece list starting with W or B, got '{field}'")
+            continue
+        color = _COLOR_LETTERS[letter]
+        if color in sides:
+            raise InvalidFenError(text, f"{COLOR_NAMES[color]}'s pieces are listed twice")
+        bits = 0
+        for token in field[1:].split(","):
+            token = token.strip()
+            if not token:
+                continue
+            is_king = token[0] in "Kk"
+            body = token[1:] if is_king else token
+            for sq in _expand(variant, text, body):
+                name = g.name(sq)
+                if sq in owner:
+                    raise InvalidFenError(text, f"square {name} is listed twice")
+                owner[sq] = COLOR_NAMES[color]
+                bits |= 1 << sq
+                if is_king:
+                    kings |= 1 << sq
+                elif g.rank_of(sq) == variant.promotion_rank(color):
+                    raise InvalidFenError(
+                        text, f"{COLOR_NAMES[color]} man on {name}, its own promotion row (it would be a king)"
+                    )
+        sides[color] = bits
+    if not sides:
+        raise InvalidFenError(text, "no piece lists (expected something like W:W31-50:B1-20)")
+    white, black = sides.get(WHITE, 0), sides.get(BLACK, 0)
+    for color, bits in ((WHITE, white), (BLACK, black)):
+        n = bits.bit_count()
+        if n > variant.max_pieces:
+            raise InvalidFenError(
+                text,
+                f"{COLOR_NAMES[color]} has {n} pieces; at most {variant.max_pieces} fit in {variant.name}",
+            )
+    return Position(variant, white, black, kings, turn)
+
+
+def _expand(variant: Variant, fen: str, body: str) -> list[int]:
+    g = variant.geometry
+    if "-" in body:
+        if g.numbering is Numbering.ALGEBRAIC:
+            raise InvalidFenError(fen, f"ranges like '{body}' are only for numbered boards")
+        lo_text, _, hi_text = body.partition("-")
+        lo, hi = _square(variant, fen, lo_text), _square(variant, fen, hi_text)
+        a, b = g.squares.index(lo), g.squares.index(hi)
+        if a > b:
+            raise InvalidFenError(fen, f"range '{body}' runs backwards")
+        return list(g.squares[a : b + 1])
+    return [_square(variant, fen, body)]
+
+
+def _square(variant: Variant, fen: str, text: str) -> int:
+    try:
+        return variant.geometry.parse_square(text)
+    except ValueError as exc:
+        raise InvalidFenError(fen, str(exc)) from None
+
+
+def write_fen(pos: Position) -> str:
+    """The position as PDN FEN, side to move first, then White's and Black's pieces."""
+    parts = ["W" if pos.turn == WHITE else "B"]
+    for letter, bits in (("W", pos.white), ("B", pos.black)):
+        parts.append(letter + _piece_list(pos, bits))
+    return ":".join(parts)
+
+
+def _piece_list(pos: Position, bits: int) -> str:
+    g = pos.variant.geometry
+    if g.numbering is Numbering.ALGEBRAIC:
+        squares = sorted(g.bits(bits), key=lambda s: (g.rank_of(s), g.file_of(s)))
+        return ",".join(("K" if (pos.kings >> s) & 1 else "") + g.name(s) for s in squares)
+    numbers = [g.squares.index(s) + 1 for s in g.bits(bits)]
+    numbers.sort()
+    items: list[str] = []
+    i = 0
+    while i < len(numbers):
+        king = bool((pos.kings >> g.squares[numbers[i] - 1]) & 1)
+        j = i
+        while (
+            j + 1 < len(numbers)
+            and numbers[j + 1] == numbers[j] + 1
+            and bool((pos.kings >> g.squares[numbers[j + 1] - 1]) & 1) == king
+        ):
+            j += 1
+        prefix = "K" if king else ""
+        if j - i >= 2:
+            items.append(f"{prefix}{numbers[i]}-{numbers[j]}")
+        else:
+            items.extend(f"{prefix}{n}" for n in numbers[i : j + 1])
+        i = j + 1
+    return ",".join(items)

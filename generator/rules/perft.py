@@ -1,0 +1,37 @@
+"""perft: the number of leaf positions after exactly ``depth`` plies (rules-spec §1.10).
+
+Draw rules are ignored and duplicate capture routes count once, which is the convention of the
+published tables in rules-spec §13.  The last ply is counted in bulk, without building quiet moves.
+"""
+
+from __future__ import annotations
+
+from .move import Move
+from .position import Position
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Leaf count of the move tree below ``pos``."""
+    if depth < 0:
+        raise ValueError("depth must be at least 0")
+    if depth == 0:
+        return 1
+    gen = pos.variant.generator
+    moves, count, apply = gen.moves, gen.count, gen.apply
+
+    def walk(w: int, b: int, k: int, t: int, d: int) -> int:
+        if d == 1:
+            return count(w, b, k, t)
+        total = 0
+        for m in moves(w, b, k, t):
+            total += walk(*apply(w, b, k, t, m), d - 1)
+        return total
+
+    return walk(*pos.state, depth)
+
+
+def divide(pos: Position, depth: int) -> list[tuple[Move, int]]:
+    """perft split by first move, for comparing against another engine move by move."""
+    if depth < 1:
+        raise ValueError("divide needs depth 1 or more")
+    return [(m, perft(pos.play(m), depth - 1)) for m in pos.legal_moves()]

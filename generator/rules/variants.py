@@ -1,0 +1,266 @@
+"""The variants as data: one frozen record each, read by the one generic move generator.
+
+A record states only how its rulebook differs from the defaults of :class:`Variant` (which are the
+International rules).  Each line cites its source in ``../shared/rules-spec.md`` and the rulebook
+article where one is known.  A new variant is a new record plus tests, never a new generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from .errors import UnknownVariantError
+from .geometry import BLACK, WHITE, Geometry, Layout, Numbering
+
+if TYPE_CHECKING:
+    from .movegen import MoveGenerator
+    from .position import Position
+
+
+class Precedence(Enum):
+    """Which capture sequences stay legal when several exist (rules-spec §1.7)."""
+
+    FREE = "free choice"
+    MOST_PIECES = "most pieces"
+    MOST_PIECES_THEN_KINGS = "most pieces, then most kings"
+    ITALIAN = "most pieces, king captures first, most kings, earliest kings"
+
+
+class CapturePromotion(Enum):
+    """What a man does when a capture brings it to its promotion row (rules-spec §1.6)."""
+
+    PASS_THROUGH = "continues as a man; promoted only if the move ends there"
+    PROMOTE_AND_CONTINUE = "promoted at once and continues capturing as a king"
+    PROMOTE_AND_STOP = "crowned and the move ends"
+
+
+class Removal(Enum):
+    """When captured pieces leave the board (rules-spec §1.5)."""
+
+    END_OF_MOVE = "at the end of the move"
+    IMMEDIATE = "as each is jumped"
+
+
+class Goal(Enum):
+    """What the side left without a move gets (rules-spec §1.9, §10)."""
+
+    NORMAL = "the side that cannot move loses"
+    LOSING = "the side that cannot move wins"
+
+
+INTERNATIONAL_BOARD = Geometry(10, 10, Layout.STANDARD, Numbering.TOP_LEFT)
+BOARD_8X8_NUMERIC = Geometry(8, 8, Layout.STANDARD, Numbering.TOP_LEFT)
+BOARD_8X8_ALGEBRAIC = Geometry(8, 8, Layout.STANDARD, Numbering.ALGEBRAIC)
+ITALIAN_BOARD = Geometry(8, 8, Layout.MIRRORED, Numbering.TOP_LEFT)
+PORTUGUESE_BOARD = Geometry(8, 8, Layout.MIRRORED, Numbering.BOTTOM_RIGHT)
+TURKISH_BOARD = Geometry(8, 8, Layout.FULL, Numbering.ALGEBRAIC)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one game, as parameters.  Defaults are the FMJD International rules (§3)."""
+
+    name: str
+    """Identifier used on the command line and in lessons (``brazilian``)."""
+    title: str
+    """Human name in Brazilian Portuguese, for pages."""
+    title_en: str
+    geometry: Geometry = INTERNATIONAL_BOARD
+    start_ranks: tuple[int, ...] = (0, 1, 2, 3)
+    """White's starting ranks (0-based); Black's are the mirror image."""
+    first_to_move: int = WHITE
+    men_capture_backward: bool = True
+    men_capture_kings: bool = True
+    flying_kings: bool = True
+    removal: Removal = Removal.END_OF_MOVE
+    precedence: Precedence = Precedence.MOST_PIECES
+    capture_promotion: CapturePromotion = CapturePromotion.PASS_THROUGH
+    goal: Goal = Goal.NORMAL
+    capture_separator: str = "x"
+    gametype: str = "20"
+    """PDN GameType tag value (§12.3); the losing games have no standard number."""
+    base: str | None = None
+    """For a variant that only changes the goal, the variant whose moves it uses."""
+    aliases: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    """Short English notes on sources and defaults, printed by ``damas variants``."""
+
+    @property
+    def flying(self) -> bool:
+        return self.flying_kings
+
+    @cached_property
+    def generator(self) -> MoveGenerator:
+        """The compiled move generator for these rules (built once per variant)."""
+        from .movegen import MoveGenerator
+
+        return MoveGenerator(self)
+
+    @cached_property
+    def max_pieces(self) -> int:
+        """Pieces per side at the start, the most a legal position may hold."""
+        return sum(1 for sq in self.geometry.squares if self.geometry.rank_of(sq) in self.start_ranks)
+
+    def promotion_rank(self, color: int) -> int:
+        return self.geometry.height - 1 if color == WHITE else 0
+
+    def start(self) -> Position:
+        """The initial position."""
+        from .position import Position
+
+        g = self.geometry
+        white = black = 0
+        for sq in g.squares:
+            r = g.rank_of(sq)
+            if r in self.start_ranks:
+                white |= 1 << sq
+            if g.height - 1 - r in self.start_ranks:
+                black |= 1 << sq
+        return Position(self, white, black, 0, self.first_to_move)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.name}>"
+
+
+INTERNATIONAL = Variant(
+    name="international",
+    title="Damas internacionais (10×10)",
+    title_en="International draughts (10x10)",
+    # every other field is the default: FMJD 2.1-2.6 board and numbering, 3.9 flying king, 4.1-4.2
+    # men capture both ways, 4.8 removal at the end, 4.13-4.14 majority, 4.15 pass-through.
+    gametype="20",
+)
+
+BRAZILIAN = replace(
+    INTERNATIONAL,
+    name="brazilian",
+    title="Damas brasileiras",
+    title_en="Brazilian draughts",
+    geometry=BOARD_8X8_ALGEBRAIC,  # CBD item 3; algebraic notation (§4, §14.14)
+    start_ranks=(0, 1, 2),
+    gametype="26",  # moves and captures are the International rules on 8x8 (CBD items 1-17)
+)
+
+RUSSIAN = replace(
+    BRAZILIAN,
+    name="russian",
+    title="Damas russas",
+    title_en="Russian draughts (shashki)",
+    precedence=Precedence.FREE,  # §5: free choice, the chosen sequence is completed
+    capture_promotion=CapturePromotion.PROMOTE_AND_CONTINUE,  # Russian rules 1.5.15
+    capture_separator=":",  # PDN table, game type 25
+    gametype="25",
+)
+
+AMERICAN = Variant(
+    name="american",
+    title="Damas americanas",
+    title_en="American / English checkers",
+    geometry=BOARD_8X8_NUMERIC,  # WCDF 1.4-1.5: 1 = b8 with Black on top
+    start_ranks=(0, 1, 2),  # WCDF 1.11: White on 21-32
+    first_to_move=BLACK,  # WCDF 1.13: Black (Red) moves first
+    men_capture_backward=False,  # WCDF 1.18
+    flying_kings=False,  # WCDF 1.17
+    precedence=Precedence.FREE,  # WCDF 1.20
+    capture_promotion=CapturePromotion.PROMOTE_AND_STOP,  # WCDF 1.16/1.19
+    gametype="21",
+    aliases=("english", "checkers"),
+)
+
+PORTUGUESE = Variant(
+    name="portuguese",
+    title="Damas portuguesas (clássicas)",
+    title_en="Portuguese draughts",
+    geometry=PORTUGUESE_BOARD,  # FPD items 3-6: mirrored board, 1 = h1, right to left
+    start_ranks=(0, 1, 2),  # FPD item 7: White 1-12
+    men_capture_backward=False,  # §7 [IMPL]
+    precedence=Precedence.MOST_PIECES_THEN_KINGS,  # FPD laws of quantity and quality
+    capture_promotion=CapturePromotion.PROMOTE_AND_STOP,  # §7, §14.2
+    gametype="28",
+)
+
+ITALIAN = Variant(
+    name="italian",
+    title="Damas italianas",
+    title_en="Italian draughts",
+    geometry=ITALIAN_BOARD,  # FID 2.3-2.4: mirrored board, 1 = a8
+    start_ranks=(0, 1, 2),  # FID 2.6: White 21-32
+    men_capture_backward=False,  # FID rule 3
+    men_capture_kings=False,  # FID rule 3, 5.3: a man never takes a king
+    flying_kings=False,
+    precedence=Precedence.ITALIAN,  # FID art. 6.6-6.10
+    capture_promotion=CapturePromotion.PROMOTE_AND_STOP,
+    gametype="22",
+)
+
+TURKISH = Variant(
+    name="turkish",
+    title="Damas turcas",
+    title_en="Turkish draughts (dama)",
+    geometry=TURKISH_BOARD,  # §9: all 64 squares, orthogonal
+    start_ranks=(1, 2),  # §9: White on ranks 2-3
+    men_capture_backward=False,  # men jump forward and sideways only
+    removal=Removal.IMMEDIATE,  # §9 [IMPL]: removed at once, no 180-degree turn
+    capture_promotion=CapturePromotion.PASS_THROUGH,  # §9 [IMPL, §14.13]
+    gametype="30",
+)
+
+PERDE_GANHA = replace(
+    BRAZILIAN,
+    name="perde-ganha",
+    title="Perde-ganha",
+    title_en="Losing draughts on the Brazilian board (perde-ganha)",
+    goal=Goal.LOSING,  # §10: the side left without a move wins
+    base="brazilian",
+    gametype="26",
+    aliases=("perdeganha", "losing"),
+)
+
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL,
+    name="antidraughts",
+    title="Perde-ganha internacional (antidraughts)",
+    title_en="Antidraughts (losing International draughts)",
+    goal=Goal.LOSING,  # §10 [IMPL lidraughts, pydraughts]
+    base="international",
+    aliases=("giveaway",),
+)
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        BRAZILIAN,
+        INTERNATIONAL,
+        RUSSIAN,
+        AMERICAN,
+        PORTUGUESE,
+        ITALIAN,
+        TURKISH,
+        PERDE_GANHA,
+        ANTIDRAUGHTS,
+    )
+}
+
+_ALIASES: dict[str, str] = {alias: v.name for v in VARIANTS.values() for alias in v.aliases}
+
+
+def get_variant(name: str | Variant) -> Variant:
+    """Find a variant by name or alias, case-insensitively.
+
+    Raises:
+        UnknownVariantError: naming the known variants.
+
+    >>> get_variant("English").name
+    'american'
+    """
+    if isinstance(name, Variant):
+        return name
+    key = name.strip().lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    try:
+        return VARIANTS[key]
+    except KeyError:
+        raise UnknownVariantError(name, sorted(VARIANTS)) from None
