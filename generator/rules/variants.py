@@ -51,6 +51,26 @@ class Goal(Enum):
     LOSING = "the side that cannot move wins"
 
 
+def _switch_value(kind: type, text: str, name: str) -> object:
+    t = text.lower().replace("_", "-")
+    if kind is bool:
+        if t in ("yes", "true", "on", "1"):
+            return True
+        if t in ("no", "false", "off", "0"):
+            return False
+        raise ValueError(f"{name} takes yes or no, not '{text}'")
+    if kind is int:  # a colour
+        if t in ("white", "w"):
+            return WHITE
+        if t in ("black", "b"):
+            return BLACK
+        raise ValueError(f"{name} takes white or black, not '{text}'")
+    choices = {m.name.lower().replace("_", "-"): m for m in kind}  # type: ignore[attr-defined]
+    if t not in choices:
+        raise ValueError(f"{name} takes one of {', '.join(choices)}, not '{text}'")
+    return choices[t]
+
+
 INTERNATIONAL_BOARD = Geometry(10, 10, Layout.STANDARD, Numbering.TOP_LEFT)
 BOARD_8X8_NUMERIC = Geometry(8, 8, Layout.STANDARD, Numbering.TOP_LEFT)
 BOARD_8X8_ALGEBRAIC = Geometry(8, 8, Layout.STANDARD, Numbering.ALGEBRAIC)
@@ -106,6 +126,32 @@ class Variant:
 
     def promotion_rank(self, color: int) -> int:
         return self.geometry.height - 1 if color == WHITE else 0
+
+    def with_rules(self, **changes: object) -> Variant:
+        """A copy with some rule parameters changed: a *profile*, for following another source where
+        rules-spec marks a rule unverified (``TURKISH.with_rules(capture_promotion=...)``).
+
+        Raises:
+            ValueError: for a parameter that is not a rule switch.
+        """
+        unknown = sorted(set(changes) - set(RULE_SWITCHES))
+        if unknown:
+            raise ValueError(
+                f"not a rule switch: {', '.join(unknown)} (switches: {', '.join(RULE_SWITCHES)})"
+            )
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def with_rule_text(self, text: str) -> Variant:
+        """``with_rules`` from ``name=value`` text, as given on the command line
+        (``capture_promotion=promote-and-continue``, ``flying_kings=no``)."""
+        name, sep, value = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in RULE_SWITCHES:
+            raise ValueError(
+                f"'{text}' is not a rule switch; expected NAME=VALUE with NAME one of {', '.join(RULE_SWITCHES)}"
+            )
+        kind = RULE_SWITCHES[name]
+        return self.with_rules(**{name: _switch_value(kind, value.strip(), name)})
 
     def start(self) -> Position:
         """The initial position."""
@@ -228,6 +274,18 @@ ANTIDRAUGHTS = replace(
     base="international",
     aliases=("giveaway",),
 )
+
+RULE_SWITCHES: dict[str, type] = {
+    "first_to_move": int,
+    "men_capture_backward": bool,
+    "men_capture_kings": bool,
+    "flying_kings": bool,
+    "removal": Removal,
+    "precedence": Precedence,
+    "capture_promotion": CapturePromotion,
+    "goal": Goal,
+}
+"""The rule parameters a profile may change, with their types."""
 
 VARIANTS: dict[str, Variant] = {
     v.name: v

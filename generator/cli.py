@@ -1,0 +1,185 @@
+"""The ``damas`` command line (contract in design.md).
+
+Bad input never produces a traceback: usage mistakes (unknown variant, bad option) print one line
+and exit 2; bad content (a FEN that cannot be a position, an illegal move) prints one line and
+exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+import click
+
+from .rules import VARIANTS, DamasError, Position, Variant, get_variant
+from .rules.perft import divide, perft
+
+EXIT_CONTENT = 1
+EXIT_USAGE = 2
+
+
+class VariantType(click.ParamType):
+    """A variant name or alias; unknown names are usage errors listing the known ones."""
+
+    name = "variant"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
+        if isinstance(value, Variant):
+            return value
+        try:
+            return get_variant(str(value))
+        except DamasError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+VARIANT = VariantType()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="damas", prog_name="damas")
+def cli() -> None:
+    """damas: verified draughts lessons, diagrams, rule pages and puzzle books."""
+
+
+def _position(variant: Variant, fen: str | None) -> Position:
+    return Position.from_fen(variant, fen or "start")
+
+
+def _with_rules(variant: Variant, switches: Sequence[str]) -> Variant:
+    for text in switches:
+        try:
+            variant = variant.with_rule_text(text)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--rule'") from None
+    return variant
+
+
+RULE_OPTION = click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Change one rule parameter (a profile for rules the spec marks unverified), "
+    "e.g. capture_promotion=promote-and-continue. Repeatable; see 'damas variants --json'.",
+)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the parameters as JSON.")
+def variants(as_json: bool) -> None:
+    """List the variants with their rule parameters."""
+    rows = [_variant_summary(v) for v in VARIANTS.values()]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for row in rows:
+        click.echo(f"{row['name']:<14} {row['title_en']}")
+        for key in ("board", "first", "men", "kings", "precedence", "capture_promotion", "goal"):
+            click.echo(f"  {key.replace('_', ' '):<18} {row[key]}")
+        if row["aliases"]:
+            click.echo(f"  {'aliases':<18} {', '.join(row['aliases'])}")
+        click.echo(f"  {'PDN GameType':<18} {row['gametype']}")
+
+
+def _variant_summary(v: Variant) -> dict[str, object]:
+    g = v.geometry
+    lines = "orthogonal" if g.orthogonal else "diagonal"
+    return {
+        "name": v.name,
+        "aliases": list(v.aliases),
+        "title": v.title,
+        "title_en": v.title_en,
+        "board": f"{g.width}x{g.height} {g.layout.value}, {lines}, {len(g.squares)} squares, "
+        f"notation {g.numbering.value}",
+        "first": "white" if v.first_to_move == 0 else "black",
+        "men": "capture "
+        + ("backward too" if v.men_capture_backward else "forward (and sideways)" if g.orthogonal else "forward only")
+        + ("" if v.men_capture_kings else "; may not capture kings"),
+        "kings": "flying" if v.flying_kings else "one square",
+        "removal": v.removal.value,
+        "precedence": v.precedence.value,
+        "capture_promotion": v.capture_promotion.value,
+        "goal": v.goal.value,
+        "gametype": v.gametype,
+        "start": v.start().fen(),
+    }
+
+
+@cli.command()
+@click.argument("variant", type=VARIANT)
+@click.argument("fen", required=False, default="start")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of moves.")
+@click.option("--long", "long_form", is_flag=True, help="Write every landing square of a capture.")
+@RULE_OPTION
+def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tuple[str, ...]) -> None:
+    """Legal moves of a position (FEN, or 'start'), one per line."""
+    pos = _position(_with_rules(variant, rules), fen)
+    legal = pos.legal_moves()
+    g = variant.geometry
+    if as_json:
+        data = [
+            {
+                "move": pos.move_text(m, long=long_form, legal=legal),
+                "from": g.name(m.origin),
+                "to": g.name(m.dest),
+                "path": [g.name(s) for s in m.path],
+                "captures": [g.name(s) for s in m.captured],
+            }
+            for m in legal
+        ]
+        click.echo(json.dumps(data))
+        return
+    for m in legal:
+        click.echo(pos.move_text(m, long=long_form, legal=legal))
+
+
+@cli.command(name="perft")
+@click.argument("variant", type=VARIANT)
+@click.argument("depth", type=click.IntRange(min=0, max=64))
+@click.option("--fen", default="start", help="Start from this position instead of the initial one.")
+@click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
+@RULE_OPTION
+def perft_command(variant: Variant, depth: int, fen: str, split: bool, rules: tuple[str, ...]) -> None:
+    """Count leaf positions DEPTH plies deep; the last line is the number."""
+    pos = _position(_with_rules(variant, rules), fen)
+    started = time.process_time()
+    if split and depth >= 1:
+        legal = pos.legal_moves()
+        total = 0
+        for m, n in divide(pos, depth):
+            click.echo(f"{pos.move_text(m, legal=legal)}: {n}")
+            total += n
+    else:
+        total = perft(pos, depth)
+    seconds = time.process_time() - started
+    click.echo(f"{variant.name} perft {depth}: {seconds:.2f} s CPU", err=True)
+    click.echo(str(total))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run the command, turning every expected error into one line and an exit code."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="damas", standalone_mode=False)
+    except click.exceptions.Exit as exc:  # --help, --version
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("damas: aborted", err=True)
+        return EXIT_CONTENT
+    except click.UsageError as exc:
+        ctx = exc.ctx
+        where = f"{ctx.command_path}: " if ctx is not None else "damas: "
+        click.echo(f"{where}{exc.format_message()} (see --help)", err=True)
+        return EXIT_USAGE
+    except DamasError as exc:
+        click.echo(f"damas: {exc}", err=True)
+        return EXIT_CONTENT
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
