@@ -96,7 +96,13 @@ def _variant_summary(v: Variant) -> dict[str, object]:
         f"notation {g.numbering.value}",
         "first": "white" if v.first_to_move == 0 else "black",
         "men": "capture "
-        + ("backward too" if v.men_capture_backward else "forward (and sideways)" if g.orthogonal else "forward only")
+        + (
+            "backward too"
+            if v.men_capture_backward
+            else "forward (and sideways)"
+            if g.orthogonal
+            else "forward only"
+        )
         + ("" if v.men_capture_kings else "; may not capture kings"),
         "kings": "flying" if v.flying_kings else "one square",
         "removal": v.removal.value,

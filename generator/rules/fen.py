@@ -77,7 +77,8 @@ def parse_fen(variant: Variant, text: str) -> Position:
                     kings |= 1 << sq
                 elif g.rank_of(sq) == variant.promotion_rank(color):
                     raise InvalidFenError(
-                        text, f"{COLOR_NAMES[color]} man on {name}, its own promotion row (it would be a king)"
+                        text,
+                        f"{COLOR_NAMES[color]} man on {name}, its own promotion row (it would be a king)",
                     )
         sides[color] = bits
     if not sides:

@@ -96,9 +96,7 @@ class Geometry:
     @cached_property
     def squares(self) -> tuple[Square, ...]:
         """Every playing square, ordered by the variant's own numbering (square 1 first)."""
-        cells = [
-            (f, r) for r in range(self.height) for f in range(self.width) if self.is_playing(f, r)
-        ]
+        cells = [(f, r) for r in range(self.height) for f in range(self.width) if self.is_playing(f, r)]
         if self.numbering is Numbering.BOTTOM_RIGHT:
             cells.sort(key=lambda fr: (fr[1], -fr[0]))
         else:  # TOP_LEFT and ALGEBRAIC listings both read like a book from White's view

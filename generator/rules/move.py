@@ -58,9 +58,7 @@ class Move:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return (
-            self.origin == other.origin and self.dest == other.dest and self.captures == other.captures
-        )
+        return self.origin == other.origin and self.dest == other.dest and self.captures == other.captures
 
     def __hash__(self) -> int:
         return hash((self.origin, self.dest, self.captures))

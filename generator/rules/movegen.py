@@ -234,10 +234,7 @@ class MoveGenerator:
         def extend(sq: int, king: bool, crowned: bool, capmask: int, occupied: int, last: int) -> bool:
             """Try every next jump from ``sq``; record finished sequences; True if any jump exists."""
             jumped = False
-            if king or men_take_kings:
-                victims = opp & ~capmask
-            else:
-                victims = opp & ~capmask & ~opp_kings
+            victims = opp & ~capmask if king or men_take_kings else opp & ~capmask & ~opp_kings
             for d in king_dirs if king else man_dirs:
                 if d == last ^ 1:  # no 180-degree turn between two jumps (rules-spec §1.5)
                     continue

@@ -11,6 +11,7 @@ no separator at all (``3228``, ``a3b4``), trailing annotations (``!``, ``?``, ``
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -86,9 +87,7 @@ def parse_move(pos: Position, text: str, legal: Sequence[Move] | None = None) ->
     candidates = [m for m in legal if m.origin == origin and m.dest == dest]
     if len(squares) > 2:
         wanted = _captured_along(pos, squares)
-        candidates = [
-            m for m in candidates if m.captures == wanted or _is_subsequence(squares, m.path)
-        ]
+        candidates = [m for m in candidates if m.captures == wanted or _is_subsequence(squares, m.path)]
     if not candidates:
         raise IllegalMoveError(f"{text.strip()} is not legal here; legal: {_listing(pos, legal)}")
     if len(candidates) > 1:
@@ -109,7 +108,7 @@ def _captured_along(pos: Position, squares: Sequence[int]) -> int | None:
     g = pos.variant.geometry
     opp = pos.black if pos.turn == 0 else pos.white
     total = 0
-    for a, b in zip(squares, squares[1:], strict=False):
+    for a, b in itertools.pairwise(squares):
         d = g.direction_between(a, b)
         if d is None:
             return None

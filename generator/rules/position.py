@@ -98,6 +98,7 @@ class Position:
     def sorted_moves(self, moves: Iterable[Move]) -> list[Move]:
         g = self.variant.geometry
         if g.numbering is Numbering.ALGEBRAIC:
+
             def order(sq: Square) -> tuple[int, int]:
                 return (g.file_of(sq), g.rank_of(sq))
         else:
@@ -105,6 +106,7 @@ class Position:
 
             def order(sq: Square) -> tuple[int, int]:
                 return (index[sq], 0)
+
         return sorted(moves, key=lambda m: (order(m.origin), order(m.dest), [order(s) for s in m.path]))
 
     def play(self, move: Move) -> Position:

@@ -148,7 +148,7 @@ class Variant:
         name = name.strip().replace("-", "_")
         if not sep or name not in RULE_SWITCHES:
             raise ValueError(
-                f"'{text}' is not a rule switch; expected NAME=VALUE with NAME one of {', '.join(RULE_SWITCHES)}"
+                f"'{text}' is not a rule switch; expected NAME=VALUE, NAME one of {', '.join(RULE_SWITCHES)}"
             )
         kind = RULE_SWITCHES[name]
         return self.with_rules(**{name: _switch_value(kind, value.strip(), name)})
