@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import click
 
 from .rules import VARIANTS, DamasError, Position, Variant, get_variant
+from .rules.game import Game
 from .rules.perft import divide, perft
 
 EXIT_CONTENT = 1
@@ -163,6 +164,40 @@ def perft_command(variant: Variant, depth: int, fen: str, split: bool, rules: tu
     seconds = time.process_time() - started
     click.echo(f"{variant.name} perft {depth}: {seconds:.2f} s CPU", err=True)
     click.echo(str(total))
+
+
+@cli.command()
+@click.argument("variant", type=VARIANT)
+@click.argument("moves_text", nargs=-1, metavar="MOVE...")
+@click.option("--fen", default="start", help="Start position; may carry counters (:H79, see docs/rules.md).")
+@click.option("--draw-profile", "profile", default=None, help="Draw rules by name (default: the variant's).")
+@click.option("--no-draw-rule", "disabled", multiple=True, metavar="ID", help="Switch one draw rule off.")
+@click.option("--long", "long_form", is_flag=True, help="Echo the moves with every landing square.")
+@RULE_OPTION
+def game(
+    variant: Variant,
+    moves_text: tuple[str, ...],
+    fen: str,
+    profile: str | None,
+    disabled: tuple[str, ...],
+    long_form: bool,
+    rules: tuple[str, ...],
+) -> None:
+    """Play MOVE... from a position; print the final FEN and one status line."""
+    variant = _with_rules(variant, rules)
+    try:
+        g = Game(variant, fen, profile=profile, disabled=disabled)
+    except DamasError:
+        raise  # bad FEN: content, exit 1
+    except ValueError as exc:  # an unknown profile or rule id is a usage mistake
+        raise click.BadParameter(str(exc), param_hint="'--draw-profile' / '--no-draw-rule'") from None
+    for i, text in enumerate(moves_text, start=1):
+        try:
+            g.play(text)
+        except DamasError as exc:
+            raise type(exc)(f"move {i} ({text}): {exc}") from None
+    click.echo(g.fen())
+    click.echo(str(g.status()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
