@@ -358,7 +358,7 @@ FPD_MAN_MOVES = _fpd("fpd-man-moves", "H", "as fpd, but a man move also resets P
 
 FID = DrawProfile(
     "fid",
-    "Italian draws as encoded by dctl: fourth repetition (FID 9.3 b1), 80 reversible plies (10.4) (§8, §14.10)",
+    "Italian draws as dctl encodes them: 4th repetition (FID 9.3 b1), 80 reversible plies (10.4) (§8)",
     (
         Repetition("I1", 4, "fourth repetition", "repetição de posição (4 vezes)"),
         MoveLimit(
