@@ -97,13 +97,7 @@ def _variant_summary(v: Variant) -> dict[str, object]:
         f"notation {g.numbering.value}",
         "first": "white" if v.first_to_move == 0 else "black",
         "men": "capture "
-        + (
-            "backward too"
-            if v.men_capture_backward
-            else "forward (and sideways)"
-            if g.orthogonal
-            else "forward only"
-        )
+        + ("backward too" if v.men_capture_backward else "forward (and sideways)" if g.orthogonal else "forward only")
         + ("" if v.men_capture_kings else "; may not capture kings"),
         "kings": "flying" if v.flying_kings else "one square",
         "removal": v.removal.value,
@@ -200,6 +194,44 @@ def game(
     click.echo(str(g.status()))
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check(paths: tuple[str, ...], as_json: bool) -> None:
+    """Verify every claim of the lessons under PATHS (default: lessons/)."""
+    from .lessons.check import check_paths
+
+    started = time.perf_counter()
+    report = check_paths(paths or ("lessons",))
+    seconds = time.perf_counter() - started
+    counts = report.counts()
+    if as_json:
+        payload = {"ok": report.ok, "counts": counts, "errors": [e.as_dict() for e in report.errors]}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        for error in report.errors:
+            click.echo(str(error))
+        summary = (
+            f"{counts['files']} file(s), {counts['lessons']} lesson(s), {counts['diagrams']} diagram(s), "
+            f"{counts['claims']} claim(s), {counts['puzzles']} puzzle(s) checked in {seconds:.2f} s"
+        )
+        if report.ok:
+            click.echo(f"ok: {summary}")
+        else:
+            n, files = len(report.errors), len(report.failed_files())
+            click.echo(f"{n} error(s) in {files} file(s); {summary}")
+    if not report.ok:
+        raise SystemExit(EXIT_CONTENT)
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of lesson files (for editors: yaml-language-server)."""
+    from .lessons.schema import schema_text
+
+    click.echo(schema_text().rstrip())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command, turning every expected error into one line and an exit code."""
     try:
@@ -219,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONTENT
     except BrokenPipeError:
         return 0
+    except SystemExit as exc:  # commands exit with a code after printing their own report
+        return int(exc.code or 0)
     return 0
 
 

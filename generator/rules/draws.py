@@ -277,9 +277,7 @@ def _fmjd64(name: str, balance_unit_plies: int, description: str) -> DrawProfile
 
 
 FMJD64 = _fmjd64("fmjd64", 2, "FMJD-64 / Russian federation rules 7.2.3-7.2.8 (rules-spec §5)")
-FMJD64_PLIES = _fmjd64(
-    "fmjd64-plies", 1, "as fmjd64, but rule 7.2.6 counts 30/60 plies, as lidraughts does (§14.3)"
-)
+FMJD64_PLIES = _fmjd64("fmjd64-plies", 1, "as fmjd64, but rule 7.2.6 counts 30/60 plies, as lidraughts does (§14.3)")
 
 _CBD_SHORT = {
     frozenset({(2, 0)}),  # 2K v 2K
@@ -351,9 +349,7 @@ def _fpd(name: str, counter: Literal["H", "P"], description: str) -> DrawProfile
     )
 
 
-FPD = _fpd(
-    "fpd", "P", "FPD limited-moves laws as summarised in rules-spec §7 (P1 reset by capture or promotion)"
-)
+FPD = _fpd("fpd", "P", "FPD limited-moves laws as summarised in rules-spec §7 (P1 reset by capture or promotion)")
 FPD_MAN_MOVES = _fpd("fpd-man-moves", "H", "as fpd, but a man move also resets P1 (§14.12)")
 
 FID = DrawProfile(
@@ -450,7 +446,5 @@ def draw_profile(variant: Variant, name: str | None = None) -> DrawProfile:
     if name is None:
         return PROFILES[offered[0]]
     if name not in offered and name != "none":
-        raise ValueError(
-            f"draw profile '{name}' is not one of {variant.name}'s: {', '.join((*offered, 'none'))}"
-        )
+        raise ValueError(f"draw profile '{name}' is not one of {variant.name}'s: {', '.join((*offered, 'none'))}")
     return PROFILES[name]

@@ -68,9 +68,7 @@ class Counters:
         h = values.get("H", 0)
         p = values.get("P", h)
         if p < h:
-            raise InvalidFenError(
-                fen, f"P{p} < H{h}: every capture or promotion also resets H, so P is at least H"
-            )
+            raise InvalidFenError(fen, f"P{p} < H{h}: every capture or promotion also resets H, so P is at least H")
         return cls(h, p, values.get("E", 0), max(1, values.get("F", 1)))
 
     def text(self) -> str:
@@ -182,8 +180,7 @@ class Game:
             counters.quiet,
             counters.balance,
             tuple(
-                None if (key := r.condition(position)) is None else (key, counters.endgame)
-                for r in self._endgame_rules
+                None if (key := r.condition(position)) is None else (key, counters.endgame) for r in self._endgame_rules
             ),
             counters.move_number,
         )

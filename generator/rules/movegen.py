@@ -139,6 +139,20 @@ class MoveGenerator:
         kings &= ~cap
         return white, black, kings, turn ^ 1
 
+    def why_illegal(self, white: int, black: int, kings: int, turn: int, origin: int, dest: int) -> str:
+        """Why no legal move goes from ``origin`` to ``dest``: ``capture-compulsory`` (a quiet move
+        there exists but a capture must be made), ``precedence`` (a complete capture there exists
+        but the precedence law prefers another) or ``no-such-move``."""
+        me, opp = (white, black) if turn == WHITE else (black, white)
+        occ = white | black
+        every_capture = self.captures(me, opp, kings, turn, occ, precedence=False)
+        if any(m.origin == origin and m.dest == dest for m in every_capture):
+            return "precedence"
+        quiet = self.quiet_moves(me, kings, turn, self.mask & ~occ)
+        if every_capture and any(m.origin == origin and m.dest == dest for m in quiet):
+            return "capture-compulsory"
+        return "no-such-move"
+
     # -- quiet moves ------------------------------------------------------------------------------
 
     def quiet_moves(self, me: int, kings: int, turn: int, empty: int) -> list[Move]:
@@ -201,8 +215,9 @@ class MoveGenerator:
                         starts |= kk & (opp << -s) & (empty << (-2 * s))
         return starts
 
-    def captures(self, me: int, opp: int, kings: int, turn: int, occ: int) -> list[Move]:
-        """Every complete capture sequence that the precedence rule allows, duplicates merged."""
+    def captures(self, me: int, opp: int, kings: int, turn: int, occ: int, *, precedence: bool = True) -> list[Move]:
+        """Every complete capture sequence that the precedence rule allows (all of them with
+        ``precedence=False``), duplicates merged."""
         starts = self.capture_starts(me, opp, kings, turn, occ)
         if not starts:
             return []
@@ -227,9 +242,7 @@ class MoveGenerator:
             key = (origin, dest, capmask)
             if key not in found:
                 promotes = not started_as_king and (crowned or bool((promo >> dest) & 1))
-                found[key] = Move(
-                    origin, dest, capmask, (*path, dest), tuple(caplist), started_as_king, promotes
-                )
+                found[key] = Move(origin, dest, capmask, (*path, dest), tuple(caplist), started_as_king, promotes)
 
         def extend(sq: int, king: bool, crowned: bool, capmask: int, occupied: int, last: int) -> bool:
             """Try every next jump from ``sq``; record finished sequences; True if any jump exists."""
@@ -303,7 +316,7 @@ class MoveGenerator:
 
         moves = list(found.values())
         key = self.precedence_key
-        if key is None or len(moves) < 2:
+        if key is None or len(moves) < 2 or not precedence:
             return moves
         scores = [key(m, opp_kings) for m in moves]
         best = max(scores)

@@ -36,9 +36,7 @@ def move_text(pos: Position, move: Move, *, long: bool = False, legal: Sequence[
     if not long:
         if legal is None:
             legal = pos.legal_moves()
-        long = any(
-            m.origin == move.origin and m.dest == move.dest and m.captures != move.captures for m in legal
-        )
+        long = any(m.origin == move.origin and m.dest == move.dest and m.captures != move.captures for m in legal)
     squares = move.path if long else (move.origin, move.dest)
     return sep.join(g.name(s) for s in squares)
 

@@ -136,9 +136,7 @@ class Variant:
         """
         unknown = sorted(set(changes) - set(RULE_SWITCHES))
         if unknown:
-            raise ValueError(
-                f"not a rule switch: {', '.join(unknown)} (switches: {', '.join(RULE_SWITCHES)})"
-            )
+            raise ValueError(f"not a rule switch: {', '.join(unknown)} (switches: {', '.join(RULE_SWITCHES)})")
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def with_rule_text(self, text: str) -> Variant:

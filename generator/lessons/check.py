@@ -1,0 +1,126 @@
+"""``damas check``: load, validate and verify lesson files, collecting every error.
+
+Stages, each fed only by the one before: read the file, parse YAML with marks, validate against the
+schema, build the typed lesson (positions parsed), verify every claim with the engine.  Nothing stops
+at the first error of a file, and one file's errors never hide another's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+
+from .model import Lesson, build_lesson
+from .schema import validate
+from .source import Document, Path, SourceError, load_document
+from .verify import DiagramProof, Verifier
+
+LESSON_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class CheckedLesson:
+    lesson: Lesson
+    proofs: dict[Path, DiagramProof]
+    doc: Document
+
+
+@dataclass
+class CheckReport:
+    files: list[str] = field(default_factory=list)
+    lessons: list[CheckedLesson] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def failed_files(self) -> list[str]:
+        return sorted({e.path for e in self.errors})
+
+    def counts(self) -> dict[str, int]:
+        diagrams = [d for c in self.lessons for d in c.lesson.diagrams()]
+        return {
+            "files": len(self.files),
+            "lessons": len(self.lessons),
+            "diagrams": len(diagrams),
+            "claims": sum(len(d.claims) for d in diagrams),
+            "puzzles": sum(len(c.lesson.puzzles) for c in self.lessons),
+            "errors": len(self.errors),
+        }
+
+
+def display_path(path: FsPath) -> str:
+    """The path as the user would type it: relative to the working folder when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def lesson_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[FsPath], list[SourceError]]:
+    """Every lesson file under the given files and folders, sorted; a missing path is an error."""
+    found: list[FsPath] = []
+    errors: list[SourceError] = []
+    for p in paths:
+        path = FsPath(p)
+        if path.is_dir():
+            found.extend(sorted(f for f in path.rglob("*") if f.suffix in LESSON_SUFFIXES and f.is_file()))
+        elif path.is_file():
+            found.append(path)
+        else:
+            errors.append(SourceError(str(p), 1, 1, "no such file or folder"))
+    return found, errors
+
+
+def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceError]]:
+    """Check one lesson given as text (``path`` is only used in messages)."""
+    doc, errors = load_document(text, path)
+    if doc is None:
+        return None, errors
+    schema_errors = validate(doc)
+    errors.extend(e for _, e in schema_errors)
+    invalid = {where for where, _ in schema_errors}
+    lesson, build_errors = build_lesson(doc, invalid)
+    errors.extend(build_errors)
+    if lesson is None:
+        return None, sorted(set(errors))
+    verifier = Verifier(doc, lesson)
+    errors.extend(verifier.verify())
+    return CheckedLesson(lesson, verifier.proofs, doc), sorted(set(errors))
+
+
+def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [SourceError(shown, 1, 1, f"not UTF-8 text (byte {exc.start}): save the file as UTF-8")]
+    except OSError as exc:
+        return None, [SourceError(shown, 1, 1, f"cannot read the file: {exc.strerror}")]
+    return check_text(text, shown)
+
+
+def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
+    """Check every lesson under ``paths``; slugs must be unique within a variant."""
+    report = CheckReport()
+    files, errors = lesson_files(paths)
+    report.errors.extend(errors)
+    slugs: dict[tuple[str, str], str] = {}
+    for f in files:
+        report.files.append(display_path(f))
+        checked, file_errors = check_file(f)
+        report.errors.extend(file_errors)
+        if checked is None:
+            continue
+        lesson = checked.lesson
+        key = (lesson.variant.name, lesson.slug)
+        if key in slugs:
+            report.errors.append(checked.doc.error(("slug",), f"slug '{lesson.slug}' is already used by {slugs[key]}"))
+        else:
+            slugs[key] = lesson.path
+        report.lessons.append(checked)
+    report.errors.sort()
+    return report

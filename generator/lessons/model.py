@@ -1,0 +1,360 @@
+"""The lesson model: typed objects built from a schema-valid YAML document.
+
+Every object keeps ``where`` (its path in the document) so the verifier can put any error at the
+right ``file:line:col``.  Positions are parsed here (FEN, ``start`` or a drawn board); moves are
+kept as text with their paths, because what a move means depends on the position the verifier
+reaches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import BLACK, WHITE, DamasError, Position, Variant, get_variant
+from ..rules.draws import DrawProfile, draw_profile
+from ..rules.game import Counters
+from .source import Document, Path, SourceError
+
+PIECE_CHARS = {"w": (WHITE, False), "W": (WHITE, True), "b": (BLACK, False), "B": (BLACK, True)}
+EMPTY_CHARS = {".", "-", "_"}
+
+
+@dataclass
+class Text:
+    """A piece of text from the lesson, with where it was written."""
+
+    value: str
+    where: Path
+
+
+@dataclass
+class Show:
+    orientation: int = WHITE
+    numbers: bool | None = None
+    coordinates: bool | None = None
+    arrows: list[Text] = field(default_factory=list)
+    route: Text | None = None
+    captured: bool = True
+    highlight: list[Text] = field(default_factory=list)
+
+
+@dataclass
+class Diagram:
+    where: Path
+    id: str | None
+    position: Position
+    counters: Counters
+    caption: str | None
+    show: Show
+    claims: list[dict[str, Any]]
+    """Raw claim mappings; ``claim_where(i)`` locates them."""
+
+    def claim_where(self, i: int) -> Path:
+        return (*self.where, "claims", i)
+
+
+@dataclass
+class Section:
+    where: Path
+    id: str | None
+    title: str
+    text: str
+    diagrams: list[Diagram]
+
+
+@dataclass
+class SolutionMove:
+    move: Text
+    others: list[Text] | None = None
+    """For a defender move that is not forced: the other replies the author lists."""
+
+
+@dataclass
+class Puzzle:
+    where: Path
+    id: str
+    position: Position
+    counters: Counters
+    stipulation: str
+    solution: list[SolutionMove]
+    themes: list[str]
+    difficulty: int | None
+    caption: str | None
+
+    @property
+    def goal(self) -> str:
+        return self.stipulation.split(":")[0]
+
+    @property
+    def pieces(self) -> int:
+        return int(self.stipulation.split(":")[1]) if ":" in self.stipulation else 0
+
+
+@dataclass
+class Lesson:
+    path: str
+    variant: Variant
+    language: str
+    title: str
+    slug: str
+    summary: str
+    order: int
+    profile: DrawProfile
+    sections: list[Section]
+    puzzles: list[Puzzle]
+
+    def diagrams(self) -> list[Diagram]:
+        return [d for s in self.sections for d in s.diagrams]
+
+
+class _Builder:
+    def __init__(self, doc: Document, variant: Variant, errors: list[SourceError]) -> None:
+        self.doc = doc
+        self.variant = variant
+        self.errors = errors
+
+    def fail(self, where: Path, message: str) -> None:
+        self.errors.append(self.doc.error(where, message))
+
+    # -- positions ------------------------------------------------------------------------------
+
+    def position(self, data: dict[str, Any], where: Path) -> tuple[Position, Counters] | None:
+        has_fen, has_board = "position" in data, "board" in data
+        if has_fen and has_board:
+            self.fail((*where, "board"), "give either 'position' or 'board', not both")
+            return None
+        if not has_fen and not has_board:
+            self.fail(where, "no position: give 'position' (a FEN or 'start') or 'board' (a drawn board)")
+            return None
+        counters = self.counters(data, where)
+        if has_fen:
+            if "turn" in data:
+                self.fail((*where, "turn"), "'turn' goes with 'board'; a FEN already says who is to move")
+            fen = data["position"]
+            try:
+                pos = Position.from_fen(self.variant, fen)
+                fen_counters = Counters.from_fen(fen)
+            except DamasError as exc:
+                self.fail((*where, "position"), str(exc))
+                return None
+            if "counters" not in data:
+                return pos, fen_counters
+            if fen_counters != Counters():
+                self.fail((*where, "counters"), "counters are given twice: in the FEN and in 'counters'")
+                return None
+            return (pos, counters) if counters is not None else None
+        if "turn" not in data:
+            self.fail((*where, "board"), "a drawn board needs 'turn: white' or 'turn: black'")
+            return None
+        pos = self.board(data["board"], (*where, "board"), WHITE if data["turn"] == "white" else BLACK)
+        if pos is None or counters is None:
+            return None
+        return pos, counters
+
+    def counters(self, data: dict[str, Any], where: Path) -> Counters | None:
+        raw = data.get("counters") or {}
+        quiet = raw.get("quiet", 0)
+        balance = raw.get("balance", quiet)
+        if balance < quiet:
+            self.fail(
+                (*where, "counters", "balance"),
+                f"balance ({balance}) is less than quiet ({quiet}): every capture or promotion also "
+                "resets the quiet count",
+            )
+            return None
+        return Counters(quiet, balance, raw.get("endgame", 0), raw.get("move_number", 1))
+
+    def board(self, text: str, where: Path, turn: int) -> Position | None:
+        """A board drawn row by row from the top (White at the bottom)."""
+        g = self.variant.geometry
+        rows = [line.split() for line in text.splitlines() if line.strip()]
+        if len(rows) != g.height:
+            self.fail(where, f"the board has {len(rows)} rows; a {self.variant.name} board has {g.height}")
+            return None
+        white = black = kings = 0
+        ok = True
+        raw_lines = [line for line in text.splitlines() if line.strip()]
+        for r, cells in enumerate(rows):
+            rank = g.height - 1 - r
+            line_text = raw_lines[r].strip()
+            if len(cells) != g.width:
+                self.fail_cell(where, r, 0, f"row {r + 1} has {len(cells)} squares; expected {g.width}")
+                ok = False
+                continue
+            offsets = _cell_offsets(line_text)
+            for f, cell in enumerate(cells):
+                col = offsets[f]
+                if cell not in PIECE_CHARS and cell not in EMPTY_CHARS:
+                    self.fail_cell(
+                        where, r, col, f"'{cell}' is not a square: use w b (men), W B (kings), . or - (empty)"
+                    )
+                    ok = False
+                    continue
+                if cell in EMPTY_CHARS:
+                    continue
+                sq_name = f"{'abcdefghij'[f]}{rank + 1}"
+                if not g.is_playing(f, rank):
+                    self.fail_cell(where, r, col, f"a piece on {sq_name}, a light square (not played on)")
+                    ok = False
+                    continue
+                color, king = PIECE_CHARS[cell]
+                sq = g.square(f, rank)
+                if not king and rank == self.variant.promotion_rank(color):
+                    who = "white" if color == WHITE else "black"
+                    self.fail_cell(
+                        where,
+                        r,
+                        col,
+                        f"a {who} man on {g.name(sq)}, its own promotion row (draw it as a king)",
+                    )
+                    ok = False
+                    continue
+                if color == WHITE:
+                    white |= 1 << sq
+                else:
+                    black |= 1 << sq
+                if king:
+                    kings |= 1 << sq
+        if not ok:
+            return None
+        for color, bits in ((WHITE, white), (BLACK, black)):
+            if bits.bit_count() > self.variant.max_pieces:
+                who = "white" if color == WHITE else "black"
+                self.fail(where, f"{who} has {bits.bit_count()} pieces; at most {self.variant.max_pieces} fit")
+                return None
+        return Position(self.variant, white, black, kings, turn)
+
+    def fail_cell(self, where: Path, row: int, col: int, message: str) -> None:
+        line, column = self.doc.block_cell(where, row, col)
+        self.errors.append(SourceError(self.doc.path, line, column, message))
+
+    # -- structure ------------------------------------------------------------------------------
+
+    def texts(self, data: dict[str, Any], key: str, where: Path) -> list[Text]:
+        return [Text(str(v), (*where, key, i)) for i, v in enumerate(data.get(key) or [])]
+
+    def show(self, data: dict[str, Any], where: Path) -> Show:
+        raw = data.get("show") or {}
+        w = (*where, "show")
+        return Show(
+            orientation=BLACK if raw.get("orientation") == "black" else WHITE,
+            numbers=raw.get("numbers"),
+            coordinates=raw.get("coordinates"),
+            arrows=self.texts(raw, "arrows", w),
+            route=Text(raw["route"], (*w, "route")) if "route" in raw else None,
+            captured=raw.get("captured", True),
+            highlight=self.texts(raw, "highlight", w),
+        )
+
+    def diagram(self, data: dict[str, Any], where: Path) -> Diagram | None:
+        placed = self.position(data, where)
+        if placed is None:
+            return None
+        pos, counters = placed
+        return Diagram(
+            where=where,
+            id=data.get("id"),
+            position=pos,
+            counters=counters,
+            caption=data.get("caption"),
+            show=self.show(data, where),
+            claims=list(data.get("claims") or []),
+        )
+
+    def puzzle(self, data: dict[str, Any], where: Path) -> Puzzle | None:
+        placed = self.position(data, where)
+        if placed is None:
+            return None
+        pos, counters = placed
+        solution = []
+        for i, item in enumerate(data["solution"]):
+            w = (*where, "solution", i)
+            if isinstance(item, dict):
+                others = [Text(str(o), (*w, "others", j)) for j, o in enumerate(item["others"])]
+                solution.append(SolutionMove(Text(item["move"], (*w, "move")), others))
+            else:
+                solution.append(SolutionMove(Text(str(item), w)))
+        return Puzzle(
+            where=where,
+            id=data["id"],
+            position=pos,
+            counters=counters,
+            stipulation=data["stipulation"],
+            solution=solution,
+            themes=list(data.get("themes") or []),
+            difficulty=data.get("difficulty"),
+            caption=data.get("caption"),
+        )
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _cell_offsets(line: str) -> list[int]:
+    """Start column of each whitespace-separated cell of a stripped board row."""
+    offsets = []
+    in_cell = False
+    for i, ch in enumerate(line):
+        if not ch.isspace() and not in_cell:
+            offsets.append(i)
+        in_cell = not ch.isspace()
+    return offsets
+
+
+def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list[SourceError]]:
+    """The typed lesson, skipping every subtree under a path in ``invalid`` (already reported by
+    the schema check).  Position errors are returned, located."""
+    errors: list[SourceError] = []
+    data = doc.data
+    if not isinstance(data, dict) or () in invalid:
+        return None, errors
+    if any(p[:1] in (("variant",),) for p in invalid) or "variant" not in data:
+        return None, errors
+    variant = get_variant(data["variant"])
+    try:
+        profile = draw_profile(variant, data.get("draw_profile"))
+    except ValueError as exc:
+        errors.append(doc.error(("draw_profile",), str(exc)))
+        profile = draw_profile(variant)
+    b = _Builder(doc, variant, errors)
+
+    def skipped(where: Path) -> bool:
+        return any(where[: len(p)] == p or p[: len(where)] == where for p in invalid)
+
+    sections = []
+    for i, s in enumerate(_list(data.get("sections"))):
+        w: Path = ("sections", i)
+        if any(p[:2] == w and len(p) <= 3 for p in invalid):
+            continue  # the section itself is malformed
+        diagrams = []
+        for j, d in enumerate(_list(s.get("diagrams"))):
+            dw = (*w, "diagrams", j)
+            if skipped(dw):
+                continue
+            diagram = b.diagram(d, dw)
+            if diagram is not None:
+                diagrams.append(diagram)
+        sections.append(Section(w, s.get("id"), s.get("title", ""), s.get("text", ""), diagrams))
+    puzzles = []
+    for i, p in enumerate(_list(data.get("puzzles"))):
+        pw: Path = ("puzzles", i)
+        if skipped(pw):
+            continue
+        puzzle = b.puzzle(p, pw)
+        if puzzle is not None:
+            puzzles.append(puzzle)
+    lesson = Lesson(
+        path=doc.path,
+        variant=variant,
+        language=data.get("language", "pt-BR"),
+        title=data.get("title", ""),
+        slug=data.get("slug", ""),
+        summary=data.get("summary", ""),
+        order=data.get("order", 0),
+        profile=profile,
+        sections=sections,
+        puzzles=puzzles,
+    )
+    return lesson, errors

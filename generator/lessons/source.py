@@ -1,0 +1,193 @@
+"""YAML read safely, with the source position of every node.
+
+PyYAML's ``compose`` (safe loader, no object construction) gives a node tree whose nodes carry
+their marks; walking it ourselves lets us keep a ``path -> (line, col)`` map for every value,
+report duplicate keys (PyYAML silently keeps the last), refuse alias bombs, and keep move texts
+such as ``27:18`` as strings (YAML 1.1 would read them as sexagesimal integers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+Path = tuple[str | int, ...]
+"""Where a value sits in the document: keys and list indexes from the root."""
+
+MAX_NODES = 200_000
+"""Refuse documents that expand (through aliases) to more nodes than any lesson needs."""
+
+
+@dataclass(frozen=True, order=True)
+class SourceError:
+    """An error at a place in a file; prints as ``path:line:col: message`` (1-based)."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "col": self.col, "message": self.message}
+
+
+@dataclass
+class Document:
+    """A loaded YAML document: plain data plus the node of every path (for marks)."""
+
+    path: str
+    text: str
+    data: Any
+    nodes: dict[Path, Node] = field(default_factory=dict)
+    keys: dict[Path, Node] = field(default_factory=dict)
+    """The key node of each mapping entry, for errors about the key itself."""
+
+    def mark(self, where: Path, *, key: bool = False) -> tuple[int, int]:
+        """(line, col), 1-based, of the value at ``where`` (or of its key), falling back to the
+        nearest enclosing node that exists."""
+        p = where
+        while True:
+            node = (self.keys.get(p) if key else None) or self.nodes.get(p)
+            if node is not None:
+                return node.start_mark.line + 1, node.start_mark.column + 1
+            if not p:
+                return 1, 1
+            p = p[:-1]
+
+    def error(self, where: Path, message: str, *, key: bool = False) -> SourceError:
+        line, col = self.mark(where, key=key)
+        return SourceError(self.path, line, col, message)
+
+    def raw(self, where: Path) -> str | None:
+        """The scalar text as written (before YAML typing), or None for a collection."""
+        node = self.nodes.get(where)
+        return node.value if isinstance(node, ScalarNode) else None
+
+    def text_line(self, where: Path, k: int) -> tuple[int, int]:
+        """Line and column where line ``k`` (0-based) of a text value starts: exact for block
+        scalars (``text: |``), the value's own mark otherwise."""
+        node = self.nodes.get(where)
+        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+            return self.mark(where)
+        lines = self.text.splitlines()
+        i = node.start_mark.line + 1 + k
+        if i >= len(lines):
+            return self.mark(where)
+        return i + 1, len(lines[i]) - len(lines[i].lstrip()) + 1
+
+    def block_cell(self, where: Path, row: int, col_in_row: int) -> tuple[int, int]:
+        """Line and column of a character inside a literal block scalar (``board: |``), given
+        its row (0-based line within the block) and 0-based column within that row's text."""
+        node = self.nodes.get(where)
+        if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+            return self.mark(where)
+        lines = self.text.splitlines()
+        first = node.start_mark.line + 1  # the block starts on the line after the indicator
+        content = [i for i in range(first, min(len(lines), node.end_mark.line + 1))]
+        nonblank = [i for i in content if lines[i].strip()]
+        if row >= len(nonblank):
+            return self.mark(where)
+        i = nonblank[row]
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        return i + 1, indent + col_in_row + 1
+
+
+class _Walker:
+    def __init__(self, doc: Document, errors: list[SourceError]) -> None:
+        self.doc = doc
+        self.errors = errors
+        self.count = 0
+        self.constructor = SafeConstructor()
+
+    def walk(self, node: Node, path: Path, active: set[int]) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooBig(node)
+        self.doc.nodes[path] = node
+        if not node.tag.startswith("tag:yaml.org,2002:"):
+            self.errors.append(self.at(node, f"YAML tags such as '{node.tag}' are not allowed in lessons"))
+            return node.value if isinstance(node, ScalarNode) else None
+        if id(node) in active:
+            raise _Recursive(node)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        active = active | {id(node)}
+        if isinstance(node, SequenceNode):
+            return [self.walk(child, (*path, i), active) for i, child in enumerate(node.value)]
+        assert isinstance(node, MappingNode)
+        out: dict[str, Any] = {}
+        seen: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.errors.append(self.at(key_node, "merge keys (<<) are not supported in lessons"))
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.errors.append(self.at(key_node, "a key must be a plain word, not a list or mapping"))
+                continue
+            key = str(key_node.value)
+            if key in seen:
+                first = seen[key].start_mark.line + 1
+                self.errors.append(self.at(key_node, f"duplicate key '{key}' (first given on line {first})"))
+                continue
+            seen[key] = key_node
+            self.doc.keys[(*path, key)] = key_node
+            out[key] = self.walk(value_node, (*path, key), active)
+        return out
+
+    def scalar(self, node: ScalarNode) -> Any:
+        if node.tag == "tag:yaml.org,2002:int" and ":" in node.value:
+            return node.value  # "27:18" is a move, not 27*60+18
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            return node.value
+        try:
+            return self.constructor.construct_object(node)
+        except ConstructorError:
+            return node.value
+
+    def at(self, node: Node, message: str) -> SourceError:
+        return SourceError(self.doc.path, node.start_mark.line + 1, node.start_mark.column + 1, message)
+
+
+class _TooBig(Exception):
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+
+class _Recursive(Exception):
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+
+def load_document(text: str, path: str) -> tuple[Document | None, list[SourceError]]:
+    """Parse YAML text.  Returns the document (None if it cannot be read at all) and the errors."""
+    errors: list[SourceError] = []
+    doc = Document(path, text, None)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "unreadable YAML"
+        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        return None, [SourceError(path, line, col, f"YAML syntax error: {problem}{context}")]
+    except yaml.YAMLError as exc:
+        return None, [SourceError(path, 1, 1, f"YAML syntax error: {exc}")]
+    if root is None:
+        return None, [SourceError(path, 1, 1, "the file is empty")]
+    walker = _Walker(doc, errors)
+    try:
+        doc.data = walker.walk(root, (), set())
+    except _TooBig as exc:
+        line, col = exc.node.start_mark.line + 1, exc.node.start_mark.column + 1
+        return None, [SourceError(path, line, col, f"the document expands to more than {MAX_NODES} values")]
+    except _Recursive as exc:
+        line, col = exc.node.start_mark.line + 1, exc.node.start_mark.column + 1
+        return None, [SourceError(path, line, col, "a recursive alias (an anchor used inside itself)")]
+    return doc, errors

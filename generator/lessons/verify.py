@@ -1,0 +1,425 @@
+"""Every claim of a lesson checked with the rules engine; errors say what was claimed and what is true.
+
+The verifier never stops at the first problem: it reports each false claim at its own place and
+goes on, so one ``damas check`` run lists everything wrong in a file.  It also records, on the
+model, what the renderer needs from the proof (the move a claim names, its route).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import DamasError, Move, Position
+from ..rules.draws import Repetition
+from ..rules.game import Game, GameOverError, Outcome
+from ..rules.notation import split_move_text
+from .markdown_safety import unsafe_markdown
+from .model import Diagram, Lesson, Puzzle, Text
+from .source import Document, Path, SourceError
+
+CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result")
+OUTCOMES = {
+    "white-wins": Outcome.WHITE_WINS,
+    "black-wins": Outcome.BLACK_WINS,
+    "draw": Outcome.DRAW,
+    "ongoing": Outcome.ONGOING,
+}
+OUTCOME_WORDS = {v: k for k, v in OUTCOMES.items()}
+
+
+@dataclass
+class DiagramProof:
+    """What the verifier established about a diagram, for drawing it."""
+
+    moves: list[Move] = field(default_factory=list)
+    """Moves named by claims (only move, legal moves, first move of a line), in claim order."""
+    arrows: list[Move | tuple[int, int]] = field(default_factory=list)
+    route: Move | None = None
+    highlight: list[int] = field(default_factory=list)
+
+
+def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str:
+    if not moves:
+        return "none"
+    return " ".join(pos.move_text(m, legal=legal) for m in pos.sorted_moves(moves))
+
+
+class Verifier:
+    def __init__(self, doc: Document, lesson: Lesson) -> None:
+        self.doc = doc
+        self.lesson = lesson
+        self.errors: list[SourceError] = []
+        self.proofs: dict[Path, DiagramProof] = {}
+
+    def fail(self, where: Path, message: str) -> None:
+        self.errors.append(self.doc.error(where, message))
+
+    # -- moves as text --------------------------------------------------------------------------
+
+    def resolve(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | None:
+        """The legal move ``text`` names, or None after reporting why not."""
+        try:
+            return pos.parse_move(text.value, legal)
+        except DamasError as exc:
+            self.fail(text.where, str(exc))
+            return None
+
+    def squares(self, pos: Position, text: Text) -> list[int] | None:
+        try:
+            return split_move_text(pos, text.value)
+        except DamasError as exc:
+            self.fail(text.where, str(exc))
+            return None
+
+    def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | bool | None:
+        """The legal move named by the text, False if it names no legal move, None if unreadable."""
+        sq = self.squares(pos, text)
+        if sq is None:
+            return None
+        try:
+            return pos.parse_move(text.value, legal)
+        except DamasError:
+            return False
+
+    # -- lesson ---------------------------------------------------------------------------------
+
+    def verify(self) -> list[SourceError]:
+        self.text_safety()
+        self.unique_ids()
+        for diagram in self.lesson.diagrams():
+            self.diagram(diagram)
+        for puzzle in self.lesson.puzzles:
+            self.puzzle(puzzle)
+        return self.errors
+
+    def text_safety(self) -> None:
+        data = self.doc.data
+        checks: list[tuple[Path, Any]] = [
+            (("summary",), data.get("summary")),
+            (("title",), data.get("title")),
+        ]
+        for i, s in enumerate(data.get("sections") or []):
+            if not isinstance(s, dict):
+                continue
+            checks.append((("sections", i, "text"), s.get("text")))
+            checks.append((("sections", i, "title"), s.get("title")))
+            for j, d in enumerate(s.get("diagrams") or []):
+                if isinstance(d, dict):
+                    checks.append((("sections", i, "diagrams", j, "caption"), d.get("caption")))
+                    for k, c in enumerate(d.get("claims") or []):
+                        if isinstance(c, dict):
+                            checks.append((("sections", i, "diagrams", j, "claims", k, "text"), c.get("text")))
+                            for m, item in enumerate(c.get("illegal") or []):
+                                if isinstance(item, dict):
+                                    w = ("sections", i, "diagrams", j, "claims", k, "illegal", m, "reason")
+                                    checks.append((w, item.get("reason")))
+        for i, p in enumerate(data.get("puzzles") or []):
+            if isinstance(p, dict):
+                checks.append((("puzzles", i, "caption"), p.get("caption")))
+        for where, text in checks:
+            if not isinstance(text, str):
+                continue
+            for line_in_text, message in unsafe_markdown(text):
+                line, col = self.doc.text_line(where, line_in_text)
+                self.errors.append(SourceError(self.doc.path, line, col, message))
+
+    def unique_ids(self) -> None:
+        seen: dict[str, Path] = {}
+        items: list[tuple[str | None, Path]] = []
+        for s in self.lesson.sections:
+            items.append((s.id, (*s.where, "id")))
+            items.extend((d.id, (*d.where, "id")) for d in s.diagrams)
+        items.extend((p.id, (*p.where, "id")) for p in self.lesson.puzzles)
+        for ident, where in items:
+            if ident is None:
+                continue
+            if ident in seen:
+                line, _ = self.doc.mark(seen[ident])
+                self.fail(where, f"id '{ident}' is used twice in this lesson (first on line {line})")
+            else:
+                seen[ident] = where
+
+    # -- diagrams -------------------------------------------------------------------------------
+
+    def diagram(self, d: Diagram) -> None:
+        pos = d.position
+        legal = pos.legal_moves()
+        proof = DiagramProof()
+        self.proofs[d.where] = proof
+        g = pos.variant.geometry
+        for text in d.show.highlight:
+            try:
+                proof.highlight.append(g.parse_square(text.value))
+            except ValueError as exc:
+                self.fail(text.where, str(exc))
+        for text in d.show.arrows:
+            found = self._is_legal_text(pos, text, legal)
+            if found:
+                proof.arrows.append(found)
+            elif found is False:
+                sq = split_move_text(pos, text.value)
+                proof.arrows.append((sq[0], sq[-1]))
+        if d.show.route is not None:
+            move = self.resolve(pos, d.show.route, legal)
+            if move is not None:
+                if not move.captures:
+                    self.fail(d.show.route.where, f"route {d.show.route.value} is not a capture; use 'arrows'")
+                proof.route = move
+        for i, claim in enumerate(d.claims):
+            self.claim(d, i, claim, legal, proof)
+
+    def claim(self, d: Diagram, i: int, c: dict[str, Any], legal: list[Move], proof: DiagramProof) -> None:
+        where = d.claim_where(i)
+        pos = d.position
+        if not any(k in c for k in CLAIM_KEYS):
+            self.fail(where, f"this claim states nothing to check; give one of: {', '.join(CLAIM_KEYS)}")
+            return
+        if "moves" in c:
+            self.claim_moves(
+                pos,
+                [Text(str(m), (*where, "moves", j)) for j, m in enumerate(c["moves"])],
+                (*where, "moves"),
+                legal,
+                proof,
+            )
+        if "only_move" in c:
+            self.claim_only(pos, Text(c["only_move"], (*where, "only_move")), legal, proof)
+        for j, m in enumerate(c.get("legal") or []):
+            move = self.resolve_claimed_legal(pos, Text(str(m), (*where, "legal", j)), legal)
+            if move is not None:
+                proof.moves.append(move)
+        for j, item in enumerate(c.get("illegal") or []):
+            self.claim_illegal(pos, item, (*where, "illegal", j), legal)
+        if "line" in c:
+            self.claim_line(d, c, where, proof)
+        elif "result" in c:
+            game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
+            self.check_result(game, c, where, "in the diagram")
+
+    def claim_moves(
+        self, pos: Position, texts: list[Text], where: Path, legal: list[Move], proof: DiagramProof
+    ) -> None:
+        claimed: list[Move] = []
+        for text in texts:
+            found = self._is_legal_text(pos, text, legal)
+            if found is False:
+                self.fail(
+                    text.where,
+                    f"claimed {text.value} is legal, but it is not; legal: {_listing(pos, legal, legal)}",
+                )
+            elif found:
+                if found in claimed:
+                    self.fail(text.where, f"{text.value} is listed twice")
+                claimed.append(found)
+        missing = [m for m in legal if m not in claimed]
+        if missing:
+            self.fail(
+                where,
+                f"claimed exactly {len(texts)} legal move(s), but {_listing(pos, missing, legal)} "
+                f"{'is' if len(missing) == 1 else 'are'} also legal",
+            )
+        proof.moves.extend(claimed)
+
+    def claim_only(self, pos: Position, text: Text, legal: list[Move], proof: DiagramProof) -> None:
+        found = self._is_legal_text(pos, text, legal)
+        if found is None:
+            return
+        if found is False:
+            self.fail(
+                text.where,
+                f"claimed only move {text.value}, but it is not legal here; legal: {_listing(pos, legal, legal)}",
+            )
+            return
+        others = [m for m in legal if m != found]
+        if others:
+            verb = "is" if len(others) == 1 else "are"
+            self.fail(
+                text.where,
+                f"claimed only move {text.value}, but {_listing(pos, others, legal)} {verb} also legal",
+            )
+        proof.moves.append(found)
+        if found.captures and proof.route is None:
+            proof.route = found
+
+    def resolve_claimed_legal(self, pos: Position, text: Text, legal: list[Move]) -> Move | None:
+        found = self._is_legal_text(pos, text, legal)
+        if found is False:
+            self.fail(
+                text.where,
+                f"claimed {text.value} is legal, but it is not; legal: {_listing(pos, legal, legal)}",
+            )
+            return None
+        return found or None
+
+    def claim_illegal(self, pos: Position, item: Any, where: Path, legal: list[Move]) -> None:
+        if isinstance(item, dict):
+            text = Text(item["move"], (*where, "move"))
+            why = item.get("why")
+        else:
+            text = Text(str(item), where)
+            why = None
+        found = self._is_legal_text(pos, text, legal)
+        if found is None:
+            return
+        if found is not False:
+            self.fail(text.where, f"claimed {text.value} is not legal, but it is")
+            return
+        if why is None:
+            return
+        sq = split_move_text(pos, text.value)
+        actual = pos.variant.generator.why_illegal(*pos.state, sq[0], sq[-1])
+        if actual != why:
+            self.fail(
+                (*where, "why"),
+                f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'",
+            )
+
+    def claim_line(self, d: Diagram, c: dict[str, Any], where: Path, proof: DiagramProof) -> None:
+        pos = d.position
+        game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
+        texts = [Text(str(m), (*where, "line", j)) for j, m in enumerate(c["line"])]
+        forced = c.get("forced", False)
+        if isinstance(forced, list):
+            forced_texts = [str(f) for f in forced]
+            unknown = [f for f in forced_texts if f not in [t.value for t in texts]]
+            for j, f in enumerate(forced_texts):
+                if f in unknown:
+                    self.fail((*where, "forced", j), f"{f} is not a move of the line")
+        else:
+            forced_texts = []
+        for j, text in enumerate(texts):
+            here = game.position
+            here_legal = here.legal_moves()
+            try:
+                move = game.play(text.value)
+            except GameOverError as exc:
+                self.fail(text.where, f"line move {j + 1}: {exc}")
+                return
+            except DamasError as exc:
+                self.fail(text.where, f"line move {j + 1}: {exc}")
+                return
+            if j == 0:
+                proof.moves.append(move)
+            must_be_forced = (forced is True and j % 2 == 1) or text.value in forced_texts
+            if must_be_forced and len(here_legal) > 1:
+                others = [m for m in here_legal if m != move]
+                verb = "is" if len(others) == 1 else "are"
+                self.fail(
+                    text.where,
+                    f"claimed {text.value} is forced, but {_listing(here, others, here_legal)} {verb} also legal",
+                )
+        if "position" in c:
+            try:
+                expected = Position.from_fen(pos.variant, c["position"])
+            except DamasError as exc:
+                self.fail((*where, "position"), str(exc))
+            else:
+                if expected != game.position:
+                    self.fail(
+                        (*where, "position"),
+                        f"claimed the position after the line is {expected.fen()}, but it is {game.position.fen()}",
+                    )
+        if "result" in c:
+            self.check_result(game, c, where, "after the line")
+
+    def check_result(self, game: Game, c: dict[str, Any], where: Path, when: str) -> None:
+        status = game.status()
+        claimed = OUTCOMES[c["result"]]
+        reason = c.get("reason")
+        actual = OUTCOME_WORDS[status.outcome] + (f" ({status.reason}: {status.text})" if status.is_over else "")
+        if claimed is not status.outcome:
+            self.fail((*where, "result"), f"claimed {c['result']} {when}, but the game is {actual}")
+            return
+        if reason is None:
+            return
+        valid = {"no-pieces", "blocked", "repetition", *game.profile.rule_ids}
+        if reason not in valid:
+            self.fail((*where, "reason"), f"unknown reason '{reason}'; use one of: {', '.join(sorted(valid))}")
+            return
+        ok = reason == status.reason or (
+            reason == "repetition"
+            and any(isinstance(r, Repetition) and r.id == status.reason for r in game.profile.rules)
+        )
+        if not ok:
+            self.fail((*where, "reason"), f"claimed {c['result']} by {reason} {when}, but the game is {actual}")
+
+    # -- puzzles --------------------------------------------------------------------------------
+
+    def puzzle(self, p: Puzzle) -> None:
+        pos = p.position
+        game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
+        attacker = pos.turn
+        promoted = False
+        for j, step in enumerate(p.solution):
+            here = game.position
+            legal = here.legal_moves()
+            try:
+                move = game.play(step.move.value)
+            except DamasError as exc:
+                self.fail(step.move.where, f"solution move {j + 1}: {exc}")
+                return
+            if here.turn == attacker:
+                promoted = promoted or move.promotes
+                if step.others is not None:
+                    self.fail(step.move.where, "'others' is for the defender's replies, not the solver's moves")
+                continue
+            others = [m for m in legal if m != move]
+            listed: list[Move] = []
+            for text in step.others or []:
+                found = self._is_legal_text(here, text, legal)
+                if found is False:
+                    self.fail(
+                        text.where,
+                        f"{text.value} is not a legal reply here; legal: {_listing(here, legal, legal)}",
+                    )
+                elif found:
+                    listed.append(found)
+            missing = [m for m in others if m not in listed]
+            if missing and step.others is None:
+                verb = "is" if len(missing) == 1 else "are"
+                self.fail(
+                    step.move.where,
+                    f"defender move {step.move.value} is not forced: {_listing(here, missing, legal)} {verb} also "
+                    "legal; list them under 'others' or change the line",
+                )
+            elif missing:
+                self.fail(
+                    (*step.move.where[:-1], "others"),
+                    f"'others' leaves out {_listing(here, missing, legal)}",
+                )
+            elif step.others is not None and not others:
+                self.fail(
+                    (*step.move.where[:-1], "others"),
+                    f"{step.move.value} is forced: there are no other replies",
+                )
+        self.stipulation(p, game, attacker, promoted)
+
+    def stipulation(self, p: Puzzle, game: Game, attacker: int, promoted: bool) -> None:
+        where = (*p.where, "stipulation")
+        status = game.status()
+        side = "white" if attacker == 0 else "black"
+        if p.goal == "win":
+            if status.winner != attacker:
+                self.fail(where, f"claimed {side} wins, but after the solution the game is {status}")
+        elif p.goal == "draw":
+            if status.outcome is not Outcome.DRAW:
+                self.fail(where, f"claimed a draw, but after the solution the game is {status}")
+        elif p.goal == "promote":
+            if not promoted:
+                self.fail(where, f"claimed {side} promotes, but no move of the solution crowns a man")
+        else:
+            end = game.position
+            if any(m.captures for m in end.legal_moves()):
+                self.fail(where, "the solution stops while a capture is still to be made; play it out")
+                return
+            start = game.start
+            gained = (start.pieces(attacker ^ 1).bit_count() - end.pieces(attacker ^ 1).bit_count()) - (
+                start.pieces(attacker).bit_count() - end.pieces(attacker).bit_count()
+            )
+            if gained != p.pieces:
+                self.fail(
+                    where,
+                    f"claimed {side} wins {p.pieces} piece(s), but the solution nets {gained}",
+                )
