@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import click
 
+from .render.cli_render import render
 from .rules import VARIANTS, DamasError, Position, Variant, get_variant
 from .rules.game import Game
 from .rules.perft import divide, perft
@@ -232,6 +233,65 @@ def schema() -> None:
     click.echo(schema_text().rstrip())
 
 
+@cli.command()
+@click.option("--out", "out", default="output", show_default=True, type=click.Path(), help="Where to build.")
+@click.option("--variant", "variant_names", multiple=True, type=VARIANT, help="Only these variants (repeatable).")
+@click.option("--format", "formats", default="html,pdf", show_default=True, help="Comma-separated: html, pdf.")
+@click.option(
+    "--lessons", "lessons_dir", default="lessons", show_default=True, type=click.Path(), help="Lesson folder."
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Parallel PDF jobs (default: up to 2).")
+def build(out: str, variant_names: tuple[Variant, ...], formats: str, lessons_dir: str, jobs: int | None) -> None:
+    """Check the lessons, then build HTML pages and PDFs into OUT."""
+    from .build import FORMATS, BuildRefused
+    from .build import build as run_build
+
+    chosen = [f.strip() for f in formats.split(",") if f.strip()]
+    bad = [f for f in chosen if f not in FORMATS]
+    if bad or not chosen:
+        raise click.BadParameter(f"formats are {', '.join(FORMATS)}; got '{formats}'", param_hint="'--format'")
+    with _progress() as progress:
+        try:
+            summary = run_build(
+                out,
+                lessons=[lessons_dir],
+                variants=[v.name for v in variant_names],
+                formats=chosen,
+                progress=progress,
+                jobs=jobs,
+            )
+        except BuildRefused as exc:
+            for error in exc.report.errors:
+                click.echo(str(error), err=True)
+            raise
+    click.echo(str(summary))
+
+
+class _progress:
+    """A rich progress bar on stderr when it is a terminal; silent otherwise (CI logs, pipes)."""
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        self.bar = None
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.tasks: dict[str, int] = {}
+        return self.update
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if self.bar is None:
+            return
+        if stage not in self.tasks:
+            self.tasks[stage] = self.bar.add_task(stage, total=total)
+        self.bar.update(self.tasks[stage], completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command, turning every expected error into one line and an exit code."""
     try:
@@ -255,6 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     return 0
 
+
+cli.add_command(render)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -110,7 +110,7 @@ ROLES = tuple(THEMES["classic"])
 """Every colour role a theme defines (``colors=`` may override any of them)."""
 
 _COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_UID = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_UID = re.compile(r"[^\W\d][\w.-]*")  # an XML NCName (also a valid HTML id)
 
 
 class Paint(NamedTuple):
@@ -214,7 +214,9 @@ def move_overlay(position: Position, move: Move | str) -> dict[str, object]:
 # -- geometry of the drawing --------------------------------------------------------------------------
 
 
-def square_xy(geometry: Geometry, file: int, rank: int, orientation: int, origin: tuple[float, float] = (0, 0)):
+def square_xy(
+    geometry: Geometry, file: int, rank: int, orientation: int, origin: tuple[float, float] = (0, 0)
+) -> tuple[float, float]:
     """Top-left corner of the square at ``file``, ``rank`` as drawn.
 
     ``orientation`` is the colour at the bottom: with WHITE, file 0 is the left column and rank 0 the
@@ -390,7 +392,6 @@ class DiagramView:
     font: str = FONT
     frame: tuple[float, float, float, float] = (0, 0, 0, 0)
     border_width: float = 0
-    light: bool = True
     squares: list[dict] = field(default_factory=list)
     full: bool = False
     numbers: list[dict] = field(default_factory=list)
@@ -541,7 +542,7 @@ def build_view(
         )
         uid = "dg" + hashlib.sha1(key.encode()).hexdigest()[:10]
     elif not isinstance(uid, str) or not _UID.fullmatch(uid):
-        raise ValueError(f"uid must be an XML name (letters, digits, _ and -), not {uid!r}")
+        raise ValueError(f"uid must be an XML name (a letter or _, then letters, digits, _ . -), not {uid!r}")
 
     # -- layout
     border = 4.0
@@ -570,7 +571,6 @@ def build_view(
         border_width=border,
         full=g.layout.name == "FULL",
     )
-    view.light = not view.full
 
     # squares: only playing squares are drawn on top of the light board (all 64 on the Turkish board)
     role = "square full" if view.full else "square dark"
@@ -647,7 +647,6 @@ def build_view(
             "points": _points(pts),
             "head": _points(_arrowhead(pts[-2], pts[-1])),
             "stops": [{"cx": x, "cy": y} for x, y in pts[1:-1]],
-            "start": {"cx": pts[0][0], "cy": pts[0][1]},
             "squares": " ".join(names(s) for s in route_squares),
         }
 

@@ -1,0 +1,166 @@
+"""``damas build``: check, plan, draw, write HTML, compile PDFs, then move the result into place.
+
+Stages run in order and each gathers everything before anything is written.  The whole build goes
+to a fresh temporary folder beside the destination and replaces the destination only when every
+stage succeeded, so a failed build never leaves a half-written ``output/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .lessons.check import CheckReport, check_paths
+from .render import pdf as pdf_stage
+from .render.html import render_pages
+from .render.site import Site, plan_site
+from .rules import VARIANTS, DamasError, Variant, get_variant
+
+FORMATS = ("html", "pdf")
+
+Progress = Callable[[str, int, int], None]
+"""progress(stage, done, total): called as work completes."""
+
+
+class BuildRefused(DamasError):
+    """The lessons do not verify; nothing was built."""
+
+    def __init__(self, report: CheckReport) -> None:
+        self.report = report
+        files = report.failed_files()
+        super().__init__(
+            f"not building: {len(report.errors)} error(s) in {', '.join(files)} (run 'damas check' for details)"
+        )
+
+
+@dataclass
+class BuildSummary:
+    out: Path
+    pages: int = 0
+    diagrams: int = 0
+    puzzles: int = 0
+    pdfs: int = 0
+    seconds: float = 0.0
+    variants: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return (
+            f"built {self.pages} page(s), {self.diagrams} diagram(s), {self.puzzles} puzzle(s), "
+            f"{self.pdfs} PDF(s) for {len(self.variants)} variant(s) in {self.seconds:.1f} s -> {self.out}"
+        )
+
+
+def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
+    root, job, index = args
+    pdf_stage.compile_job(Path(root), job, index)
+    return job.output
+
+
+def build(
+    out: str | os.PathLike[str] = "output",
+    *,
+    lessons: Iterable[str | os.PathLike[str]] = ("lessons",),
+    variants: Iterable[str] = (),
+    formats: Iterable[str] = FORMATS,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+) -> BuildSummary:
+    """Build the course into ``out``.
+
+    Raises:
+        BuildRefused: when any lesson fails its check (names the files).
+        UnknownVariantError, ValueError: for a bad variant or format.
+        PdfError: when Typst fails (the destination is left untouched).
+    """
+    started = time.perf_counter()
+    formats = tuple(dict.fromkeys(formats))
+    for f in formats:
+        if f not in FORMATS:
+            raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
+    wanted: list[Variant] = [get_variant(v) for v in variants]
+
+    report = check_paths(lessons)
+    if not report.ok:
+        raise BuildRefused(report)
+    present = {c.lesson.variant.name for c in report.lessons}
+    chosen = wanted or [v for v in VARIANTS.values() if v.name in present]
+    site = plan_site(report.lessons, chosen)
+
+    dest = Path(out).resolve()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-building-", dir=dest.parent))
+    try:
+        summary = _write(site, tmp, formats, progress, jobs)
+        _replace(tmp, dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    summary.out = Path(os.path.relpath(dest)) if dest.is_relative_to(Path.cwd()) else dest
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _write(
+    site: Site, root: Path, formats: tuple[str, ...], progress: Progress | None, jobs: int | None
+) -> BuildSummary:
+    summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
+    svgs = site.svgs()
+    for i, (path, svg) in enumerate(svgs.items(), start=1):
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(svg, encoding="utf-8")
+        if progress:
+            progress("diagrams", i, len(svgs))
+    summary.diagrams = sum(len(lesson.diagrams) for v in site.variants for lesson in v.lessons)
+    summary.puzzles = sum(v.puzzle_count for v in site.variants)
+
+    if "html" in formats:
+        pages = render_pages(site, pdf="pdf" in formats)
+        for path, text in pages.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        summary.pages = sum(1 for p in pages if p.endswith(".html"))
+        if progress:
+            progress("html", len(pages), len(pages))
+
+    if "pdf" in formats:
+        work = [job for v in site.variants for job in pdf_stage.jobs_for(v)]
+        args = [(str(root), job, i) for i, job in enumerate(work)]
+        workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+        done = 0
+        if workers > 1 and len(args) > 1:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for _ in pool.map(_compile, args):
+                    done += 1
+                    if progress:
+                        progress("pdf", done, len(args))
+        else:
+            for a in args:
+                _compile(a)
+                done += 1
+                if progress:
+                    progress("pdf", done, len(args))
+        pdf_stage.cleanup(root)
+        summary.pdfs = len(work)
+
+    if "html" not in formats:
+        shutil.rmtree(root / "html", ignore_errors=True)  # the SVGs were only there for Typst
+    return summary
+
+
+def _replace(tmp: Path, dest: Path) -> None:
+    """Put the finished build where the old one was, as close to atomically as folders allow."""
+    old = None
+    if dest.exists():
+        old = dest.with_name(f".{dest.name}-old-{os.getpid()}")
+        dest.rename(old)
+    tmp.rename(dest)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

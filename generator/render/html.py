@@ -1,0 +1,97 @@
+"""HTML pages from the site plan: home, one index per variant, one page per lesson.
+
+Jinja with autoescape on for every template: lesson text reaches the page either escaped or as
+HTML produced by the Markdown renderer with raw HTML off.  Links are relative, so the pages work
+from ``file://`` with no server and no network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from .. import __version__
+from .site import Site
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
+
+
+@dataclass(frozen=True)
+class Words:
+    """Interface words of the pages, per language."""
+
+    home: str
+    breadcrumbs: str
+    footer: str
+    home_title: str
+    home_lead: str
+    contents: str
+    diagram: str
+    puzzles: str
+    solution: str
+    themes: str
+    pdf_lesson: str
+    pdf_collection: str
+    comparison: str
+
+    def lessons_count(self, n: int) -> str:
+        return f"{n} lição" if n == 1 else f"{n} lições"
+
+    def diagrams_count(self, n: int) -> str:
+        return f"{n} diagrama" if n == 1 else f"{n} diagramas"
+
+    def puzzles_count(self, n: int) -> str:
+        return f"{n} exercício" if n == 1 else f"{n} exercícios"
+
+
+PT = Words(
+    home="Início",
+    breadcrumbs="Você está em",
+    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do damas.",
+    home_title="Regras de damas",
+    home_lead="As regras de cada modalidade, com diagramas. Todo lance citado foi conferido por um motor de regras.",
+    contents="Nesta página",
+    diagram="Diagrama",
+    puzzles="Exercícios",
+    solution="Solução",
+    themes="Temas",
+    pdf_lesson="Esta lição em PDF",
+    pdf_collection="Todas as lições em PDF",
+    comparison="Comparação das regras",
+)
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["relsvg"] = lambda p: p.removeprefix("html/")
+    return env
+
+
+def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
+    """Every page of the site: path relative to the build root -> HTML text."""
+    env = environment()
+    common: dict[str, Any] = {"t": PT, "version": __version__, "lang": "pt-BR", "pdf": pdf}
+    pages = {
+        "html/index.html": env.get_template("home.html.j2").render(
+            site=site, title=PT.home_title, root="", comparison=False, **common
+        )
+    }
+    for v in site.variants:
+        pages[f"html/{v.name}/index.html"] = env.get_template("variant.html.j2").render(
+            v=v, title=v.title, root="../", **common
+        )
+        for lesson in v.lessons:
+            pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
+                lesson=lesson, title=f"{lesson.title} · {v.title}", root="../", **{**common, "lang": lesson.language}
+            )
+    pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    return pages

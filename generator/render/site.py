@@ -1,0 +1,256 @@
+"""The build plan: which pages exist, what is on them, where each diagram file goes.
+
+Made from verified lessons only; everything the HTML and PDF writers need is decided here, once,
+so the two outputs show the same diagrams, captions and numbering.  Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..lessons.check import CheckedLesson
+from ..lessons.model import Diagram, Lesson, Puzzle
+from ..lessons.verify import DiagramProof
+from ..rules import Move, Position, Variant
+from .markdown import inline_html, inline_runs, to_blocks, to_html
+from .svg import Svg, describe_position, diagram
+
+SVG_DIR = "html/svg"
+"""Where diagram files go, relative to the build root (HTML and Typst both reference them)."""
+
+
+@dataclass
+class DiagramItem:
+    number: int
+    anchor: str
+    svg_path: str
+    """Relative to the build root."""
+    svg: Svg
+    alt: str
+    caption: str
+    caption_html: str
+    caption_runs: list[dict[str, Any]]
+    claim_texts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SectionItem:
+    title: str
+    anchor: str
+    html: str
+    blocks: list[dict[str, Any]]
+    diagrams: list[DiagramItem]
+
+
+@dataclass
+class PuzzleItem:
+    number: int
+    id: str
+    svg_path: str
+    svg: Svg
+    alt: str
+    stipulation: str
+    solution: str
+    solution_moves: list[str]
+    themes: list[str]
+    difficulty: int | None
+    caption: str
+
+
+@dataclass
+class LessonItem:
+    variant: Variant
+    slug: str
+    title: str
+    summary: str
+    language: str
+    order: int
+    source: str
+    sections: list[SectionItem]
+    puzzles: list[PuzzleItem]
+
+    @property
+    def diagrams(self) -> list[DiagramItem]:
+        return [d for s in self.sections for d in s.diagrams]
+
+
+@dataclass
+class VariantItem:
+    variant: Variant
+    lessons: list[LessonItem]
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    @property
+    def puzzle_count(self) -> int:
+        return sum(len(lesson.puzzles) for lesson in self.lessons)
+
+    @property
+    def title(self) -> str:
+        return self.variant.title
+
+
+@dataclass
+class Site:
+    variants: list[VariantItem]
+
+    def svgs(self) -> dict[str, Svg]:
+        out: dict[str, Svg] = {}
+        for v in self.variants:
+            for lesson in v.lessons:
+                for d in lesson.diagrams:
+                    out[d.svg_path] = d.svg
+                for p in lesson.puzzles:
+                    out[p.svg_path] = p.svg
+        return out
+
+
+def _lang(language: str) -> str:
+    return "en" if language.lower().startswith("en") else "pt"
+
+
+_SIDE_PT = ("brancas", "pretas")
+_SIDE_EN = ("White", "Black")
+
+
+def stipulation_text(puzzle: Puzzle, language: str) -> str:
+    """ "Jogam as brancas e ganham duas pedras." from the stipulation."""
+    side = puzzle.position.turn
+    if _lang(language) == "en":
+        who = _SIDE_EN[side]
+        goal = {
+            "win": "win",
+            "promote": "crown a man",
+            "draw": "draw",
+            "gain": f"win {puzzle.pieces} piece{'s' if puzzle.pieces != 1 else ''}",
+        }[puzzle.goal]
+        return f"{who} to play and {goal}."
+    who = _SIDE_PT[side]
+    numbers = {1: "uma pedra", 2: "duas pedras", 3: "três pedras", 4: "quatro pedras", 5: "cinco pedras"}
+    goal = {
+        "win": "ganham",
+        "promote": "fazem dama",
+        "draw": "empatam",
+        "gain": f"ganham {numbers.get(puzzle.pieces, f'{puzzle.pieces} pedras')}",
+    }[puzzle.goal]
+    return f"Jogam as {who} e {goal}."
+
+
+def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> Svg:
+    route = proof.route
+    captured = list(route.captured) if route is not None and d.show.captured else []
+    arrows: list[Any] = []
+    for a in proof.arrows:
+        if isinstance(a, Move) and a.captures:
+            if route is None:
+                route = a
+                captured = list(a.captured) if d.show.captured else []
+        else:
+            arrows.append(a)
+    return diagram(
+        d.position,
+        orientation=d.show.orientation,
+        numbers=d.show.numbers,
+        coordinates=d.show.coordinates,
+        arrows=arrows,
+        route=route,
+        captured=captured,
+        highlight=proof.highlight,
+        lang=_lang(lesson.language),
+        uid=uid,
+    )
+
+
+def _alt(svg_position: Position, caption: str, language: str) -> str:
+    described = describe_position(svg_position, _lang(language))
+    return f"{caption.strip()} {described}".strip() if caption else described
+
+
+def plan_lesson(checked: CheckedLesson) -> LessonItem:
+    lesson = checked.lesson
+    v = lesson.variant.name
+    sections: list[SectionItem] = []
+    number = 0
+    for i, s in enumerate(lesson.sections, start=1):
+        items = []
+        for d in s.diagrams:
+            number += 1
+            proof = checked.proofs.get(d.where, DiagramProof())
+            uid = f"{v}-{lesson.slug}-{number}"
+            caption = d.caption or ""
+            items.append(
+                DiagramItem(
+                    number=number,
+                    anchor=d.id or f"diagrama-{number}",
+                    svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
+                    svg=_diagram_svg(d, proof, lesson, uid),
+                    alt=_alt(d.position, caption, lesson.language),
+                    caption=caption,
+                    caption_html=inline_html(caption),
+                    caption_runs=inline_runs(caption),
+                    claim_texts=[c["text"] for c in d.claims if isinstance(c.get("text"), str)],
+                )
+            )
+        sections.append(
+            SectionItem(
+                title=s.title,
+                anchor=s.id or f"secao-{i}",
+                html=to_html(s.text),
+                blocks=to_blocks(s.text),
+                diagrams=items,
+            )
+        )
+    puzzles = [plan_puzzle(lesson, p, n) for n, p in enumerate(lesson.puzzles, start=1)]
+    return LessonItem(
+        variant=lesson.variant,
+        slug=lesson.slug,
+        title=lesson.title,
+        summary=lesson.summary,
+        language=lesson.language,
+        order=lesson.order,
+        source=lesson.path,
+        sections=sections,
+        puzzles=puzzles,
+    )
+
+
+def plan_puzzle(lesson: Lesson, p: Puzzle, number: int) -> PuzzleItem:
+    pos = p.position
+    texts: list[str] = []
+    cur = pos
+    for step in p.solution:  # already verified: every move parses
+        m = cur.parse_move(step.move.value)
+        texts.append(cur.move_text(m, long=True))
+        cur = cur.play(m)
+    v = lesson.variant.name
+    svg = diagram(pos, lang=_lang(lesson.language), uid=f"{v}-{lesson.slug}-p{number}")
+    stip = stipulation_text(p, lesson.language)
+    return PuzzleItem(
+        number=number,
+        id=p.id,
+        svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}.svg",
+        svg=svg,
+        alt=f"{stip} {describe_position(pos, _lang(lesson.language))}",
+        stipulation=stip,
+        solution=" ".join(texts),
+        solution_moves=[t.value for t in (s.move for s in p.solution)],
+        themes=p.themes,
+        difficulty=p.difficulty,
+        caption=p.caption or "",
+    )
+
+
+def plan_site(checked: list[CheckedLesson], variants: list[Variant]) -> Site:
+    """Pages for ``variants`` (in that order) from the checked lessons of those variants."""
+    by_variant: dict[str, list[LessonItem]] = {v.name: [] for v in variants}
+    for c in checked:
+        if c.lesson.variant.name in by_variant:
+            by_variant[c.lesson.variant.name].append(plan_lesson(c))
+    items = []
+    for v in variants:
+        lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))
+        items.append(VariantItem(v, lessons))
+    return Site(items)
