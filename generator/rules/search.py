@@ -1,0 +1,273 @@
+"""Proving puzzle solutions: an exhaustive AND-OR search over forced draughts combinations.
+
+A stipulation is met when the side to move at the root (the *attacker*) can force it against
+*every* defence within a bound on plies.  Attacker nodes need one move that works; defender nodes
+need every legal reply (every capture route and every choice the precedence law leaves) to fail.
+No score thresholds: the answer is a proof, so "only move" and "second solution" are exact.
+
+Goals (rules-spec terms):
+
+* ``win``: the defender is left without a move (no pieces, or blocked); inverted in losing games,
+  where the side without a move wins, so there the attacker must run out of moves;
+* ``gain:N``: the attacker is N pieces up on the root (net, kings and men alike) in a *quiet*
+  position, one where the side to move has no capture: material is never counted mid-combination;
+* ``promote``: the attacker has more kings than at the root, in a quiet position;
+* ``draw``: the game is drawn by the variant's draw rules (repetition, move counts, short endings).
+
+Captures pending at the depth bound are played out (quiescence), up to :data:`QUIESCENCE_PLIES`.
+A transposition table keyed by a Zobrist hash of the position and the plies left avoids proving
+the same sub-position twice.  Moves are engine moves, so equivalent capture routes are one move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .game import Game, Outcome
+from .geometry import WHITE
+from .move import Move
+from .position import Position
+from .variants import Goal as GameGoal
+
+if TYPE_CHECKING:
+    from .draws import DrawProfile
+    from .variants import Variant
+
+QUIESCENCE_PLIES = 12
+"""How far past the depth bound pending captures are followed."""
+
+SEARCH_VERSION = 1
+"""Bumped whenever the meaning of a proof changes (stamped on solver output)."""
+
+
+@dataclass(frozen=True)
+class Stipulation:
+    goal: str
+    """``win``, ``gain``, ``promote`` or ``draw``."""
+    pieces: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Stipulation:
+        """``win``, ``gain:2``, ``promote``, ``draw``.
+
+        Raises:
+            ValueError: for anything else.
+        """
+        t = text.strip().lower()
+        if t in ("win", "promote", "draw"):
+            return cls(t)
+        if t.startswith("gain:") and t[5:].isdigit() and int(t[5:]) >= 1:
+            return cls("gain", int(t[5:]))
+        raise ValueError(f"unknown goal '{text}' (use win, gain:N, promote or draw)")
+
+    def __str__(self) -> str:
+        return f"gain:{self.pieces}" if self.goal == "gain" else self.goal
+
+
+class _Zobrist:
+    """Random keys per (square, piece kind) and for the side to move."""
+
+    def __init__(self, size: int) -> None:
+        rng = random.Random(20261129)
+        self.keys = [[rng.getrandbits(64) for _ in range(size)] for _ in range(4)]
+        self.black_to_move = rng.getrandbits(64)
+
+    def hash(self, white: int, black: int, kings: int, turn: int) -> int:
+        h = self.black_to_move if turn else 0
+        for kind, bits in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
+            table = self.keys[kind]
+            while bits:
+                low = bits & -bits
+                h ^= table[low.bit_length() - 1]
+                bits ^= low
+        return h
+
+
+_ZOBRIST: dict[int, _Zobrist] = {}
+
+
+def zobrist(pos: Position) -> int:
+    """A 64-bit hash of placement and side to move (the same for equal positions)."""
+    size = pos.variant.geometry.size
+    z = _ZOBRIST.get(size)
+    if z is None:
+        z = _ZOBRIST[size] = _Zobrist(size)
+    return z.hash(*pos.state)
+
+
+@dataclass
+class Proof:
+    """The outcome of a search from one position."""
+
+    stipulation: Stipulation
+    depth: int
+    """The ply bound the proof holds for."""
+    solutions: list[Move]
+    """Every attacker first move that forces the goal within ``depth`` plies."""
+    refutations: dict[Move, list[Move]] = field(default_factory=dict)
+    """For each failing first move, a defence line that escapes (attacker move first)."""
+    nodes: int = 0
+    seconds: float = 0.0
+    shortest: dict[Move, int] = field(default_factory=dict)
+    """For each solution, the fewest plies in which it forces the goal."""
+
+
+class Solver:
+    """Proves stipulations for one variant (and draw profile, for ``draw``).
+
+    ``prepare(root, stipulation)`` fixes the attacker and the material reference (the puzzle's
+    start); the other methods then answer questions about positions reached from that root.
+    """
+
+    def __init__(self, variant: Variant, profile: DrawProfile | str | None = None) -> None:
+        self.variant = variant
+        self.gen = variant.generator
+        self.profile = profile
+        self.nodes = 0
+        self.table: dict[tuple[int, int], bool] = {}
+        self._z = _Zobrist(variant.geometry.size)
+        self.losing = variant.goal is GameGoal.LOSING
+        self.stip = Stipulation("win")
+        self.attacker = WHITE
+        self.root_balance = 0
+        self.root_kings = 0
+
+    def prepare(self, root: Position, stip: Stipulation) -> None:
+        self.stip = stip
+        self.attacker = root.turn
+        self.root_balance = self._balance(root.state)
+        self.root_kings = self._kings(root.state)
+        self.table.clear()
+
+    # -- goal tests -----------------------------------------------------------------------------
+
+    def _balance(self, state: tuple[int, int, int, int]) -> int:
+        w, b = state[0].bit_count(), state[1].bit_count()
+        return w - b if self.attacker == WHITE else b - w
+
+    def _kings(self, state: tuple[int, int, int, int]) -> int:
+        mine = state[0] if self.attacker == WHITE else state[1]
+        return (mine & state[2]).bit_count()
+
+    def _achieved(self, state: tuple[int, int, int, int], moves: list[Move]) -> bool | None:
+        """True/False when this node decides the goal by itself; None to search on.
+
+        ``moves`` are the legal moves of the side to move here.
+        """
+        if not moves:  # the game is over: the side to move has no move
+            attacker_wins = (state[3] == self.attacker) == self.losing
+            return attacker_wins and self.stip.goal != "draw"
+        if self.stip.goal in ("win", "draw") or moves[0].captures:
+            return None  # material only counts in quiet positions
+        if self.stip.goal == "gain":
+            return True if self._balance(state) - self.root_balance >= self.stip.pieces else None
+        return True if self._kings(state) > self.root_kings else None
+
+    # -- search ---------------------------------------------------------------------------------
+
+    def forced(self, state: tuple[int, int, int, int], plies: int) -> bool:
+        """Can the attacker force the goal from ``state`` within ``plies`` (plus quiescence)?"""
+        self.nodes += 1
+        moves = self.gen.moves(*state)
+        decided = self._achieved(state, moves)
+        if decided is not None:
+            return decided
+        if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
+            return False
+        key = (self._z.hash(*state), plies)
+        cached = self.table.get(key)
+        if cached is not None:
+            return cached
+        apply = self.gen.apply
+        if state[3] == self.attacker:
+            result = any(self.forced(apply(*state, m), plies - 1) for m in moves)
+        else:
+            result = all(self.forced(apply(*state, m), plies - 1) for m in moves)
+        self.table[key] = result
+        return result
+
+    def draw_forced(self, game: Game, plies: int) -> bool:
+        """As ``forced`` for the draw goal, which needs the game history (repetition, counters)."""
+        self.nodes += 1
+        status = game.status()
+        if status.outcome is Outcome.DRAW:
+            return True
+        if status.is_over or plies <= 0:
+            return False
+        moves = game.position.legal_moves()
+        attacker_to_move = game.position.turn == self.attacker
+        for m in moves:
+            game.push(m)
+            ok = self.draw_forced(game, plies - 1)
+            game.pop()
+            if ok == attacker_to_move:
+                return ok
+        return not attacker_to_move
+
+    def move_forces(self, game: Game, move: Move, plies: int) -> bool:
+        """Does the attacker's ``move`` (legal in ``game.position``) force the goal, counting
+        ``plies`` with the move itself?"""
+        if self.stip.goal == "draw":
+            game.push(move)
+            try:
+                return self.draw_forced(game, plies - 1)
+            finally:
+                game.pop()
+        return self.forced(self.gen.apply(*game.position.state, move), plies - 1)
+
+    def winning_moves(self, game: Game, plies: int) -> list[Move]:
+        """The attacker's moves in ``game.position`` that force the goal within ``plies``."""
+        return [m for m in game.position.legal_moves() if self.move_forces(game, m, plies)]
+
+    def solve(self, position: Position, stip: Stipulation | str, depth: int, game: Game | None = None) -> Proof:
+        """Every first move that forces ``stip`` within ``depth`` plies (iterative deepening, so each
+        solution's shortest proof is known); failing first moves get an escaping defence."""
+        if isinstance(stip, str):
+            stip = Stipulation.parse(stip)
+        started = time.perf_counter()
+        self.prepare(position, stip)
+        self.nodes = 0
+        base = game or Game(self.variant, position, profile=self.profile)
+        root_moves = position.legal_moves()
+        shortest: dict[Move, int] = {}
+        for d in range(1, depth + 1):
+            for m in root_moves:
+                if m not in shortest and self.move_forces(base, m, d):
+                    shortest[m] = d
+        solutions = [m for m in root_moves if m in shortest]
+        refutations = {m: self.refute(position, m, depth) for m in root_moves if m not in shortest}
+        return Proof(stip, depth, solutions, refutations, self.nodes, time.perf_counter() - started, shortest)
+
+    def refute(self, position: Position, move: Move, depth: int) -> list[Move]:
+        """How the defence escapes after the attacker's ``move``: the move, then alternately a
+        defender reply that holds and the attacker's first try, as far as the bound goes."""
+        line = [move]
+        if self.stip.goal == "draw":
+            return line
+        state = self.gen.apply(*position.state, move)
+        plies = depth - 1
+        while True:
+            moves = self.gen.moves(*state)
+            if not moves or self._achieved(state, moves) is not None:
+                break
+            if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
+                break
+            if state[3] == self.attacker:
+                nxt = moves[0]
+            else:
+                holding = [m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)]
+                if not holding:
+                    break
+                nxt = holding[0]
+            line.append(nxt)
+            state = self.gen.apply(*state, nxt)
+            plies -= 1
+        return line
+
+
+def solve(position: Position, goal: str, depth: int, profile: DrawProfile | str | None = None) -> Proof:
+    """Convenience: ``Solver(position.variant, profile).solve(position, goal, depth)``."""
+    return Solver(position.variant, profile).solve(position, Stipulation.parse(goal), depth)
