@@ -15,6 +15,7 @@ from ..rules import DamasError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, GameOverError, Outcome
 from ..rules.notation import split_move_text
+from ..rules.search import Solver, Stipulation
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
@@ -38,6 +39,23 @@ class DiagramProof:
     arrows: list[Move | tuple[int, int]] = field(default_factory=list)
     route: Move | None = None
     highlight: list[int] = field(default_factory=list)
+
+
+def _goal_words(stip: Stipulation, verb: bool = False) -> str:
+    if stip.goal == "gain":
+        n = f"{stip.pieces} piece" + ("s" if stip.pieces != 1 else "")
+        return f"wins {n}" if verb else f"a gain of {n}"
+    return {"win": ("wins", "the win"), "promote": ("promotes", "a promotion"), "draw": ("draws", "the draw")}[
+        stip.goal
+    ][0 if verb else 1]
+
+
+def _line_text(pos: Position, moves: Sequence[Move]) -> str:
+    out = []
+    for m in moves:
+        out.append(pos.move_text(m, long=True))
+        pos = pos.play(m)
+    return " ".join(out)
 
 
 def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str:
@@ -394,32 +412,66 @@ class Verifier:
                     (*step.move.where[:-1], "others"),
                     f"{step.move.value} is forced: there are no other replies",
                 )
-        self.stipulation(p, game, attacker, promoted)
+        if self.stipulation(p, game, attacker, promoted):
+            self.uniqueness(p)
 
-    def stipulation(self, p: Puzzle, game: Game, attacker: int, promoted: bool) -> None:
+    def stipulation(self, p: Puzzle, game: Game, attacker: int, promoted: bool) -> bool:
+        """Is the stipulation met at the end of the main line?  Reports and returns False if not."""
         where = (*p.where, "stipulation")
         status = game.status()
         side = "white" if attacker == 0 else "black"
         if p.goal == "win":
             if status.winner != attacker:
                 self.fail(where, f"claimed {side} wins, but after the solution the game is {status}")
+                return False
         elif p.goal == "draw":
             if status.outcome is not Outcome.DRAW:
                 self.fail(where, f"claimed a draw, but after the solution the game is {status}")
+                return False
         elif p.goal == "promote":
             if not promoted:
                 self.fail(where, f"claimed {side} promotes, but no move of the solution crowns a man")
+                return False
         else:
             end = game.position
             if any(m.captures for m in end.legal_moves()):
                 self.fail(where, "the solution stops while a capture is still to be made; play it out")
-                return
+                return False
             start = game.start
             gained = (start.pieces(attacker ^ 1).bit_count() - end.pieces(attacker ^ 1).bit_count()) - (
                 start.pieces(attacker).bit_count() - end.pieces(attacker).bit_count()
             )
             if gained != p.pieces:
-                self.fail(
-                    where,
-                    f"claimed {side} wins {p.pieces} piece(s), but the solution nets {gained}",
-                )
+                self.fail(where, f"claimed {side} wins {p.pieces} piece(s), but the solution nets {gained}")
+                return False
+        return True
+
+    def uniqueness(self, p: Puzzle) -> None:
+        """Prove the solution against every defence, and each solver move the only one that works
+        (the last may share the finish with others)."""
+        pos = p.position
+        stip = Stipulation.parse(p.stipulation)
+        solver = Solver(pos.variant, self.lesson.profile)
+        solver.prepare(pos, stip)
+        game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
+        depth = len(p.solution)
+        attacker_plies = [j for j in range(depth) if j % 2 == 0]
+        last = attacker_plies[-1]
+        for j, step in enumerate(p.solution):
+            here = game.position
+            move = here.parse_move(step.move.value)
+            if j % 2 == 0:
+                winners = solver.winning_moves(game, depth - j)
+                text = here.move_text(move, long=True)
+                if move not in winners:
+                    line = solver.refute(here, move, depth - j)
+                    self.fail(
+                        step.move.where,
+                        f"{text} does not force {_goal_words(stip)}: the defence escapes with {_line_text(here, line)}",
+                    )
+                    return
+                others = [m for m in winners if m != move]
+                if others and j != last:
+                    listing = ", ".join(here.move_text(m, long=True) for m in here.sorted_moves(others))
+                    self.fail(step.move.where, f"second solution: {listing} also {_goal_words(stip, verb=True)}")
+            game.push(move)

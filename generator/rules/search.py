@@ -241,6 +241,43 @@ class Solver:
         refutations = {m: self.refute(position, m, depth) for m in root_moves if m not in shortest}
         return Proof(stip, depth, solutions, refutations, self.nodes, time.perf_counter() - started, shortest)
 
+    def _need(self, state: tuple[int, int, int, int], limit: int) -> int | None:
+        """The fewest plies within which the goal is forced from ``state`` (None beyond ``limit``)."""
+        for d in range(0, limit + 1):
+            if self.forced(state, d):
+                return d
+        return None
+
+    def main_line(self, position: Position, move: Move, depth: int) -> list[Move]:
+        """The solution played out: after ``move``, the defence that holds out longest and the
+        attacker's quickest forcing reply, until the goal is reached."""
+        line = [move]
+        if self.stip.goal == "draw":
+            return line
+        state = self.gen.apply(*position.state, move)
+        plies = depth - 1
+        while True:
+            moves = self.gen.moves(*state)
+            if not moves or self._achieved(state, moves) is not None:
+                break
+            if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
+                break
+            budget = max(plies - 1, 0) + QUIESCENCE_PLIES
+            needs = [(self._need(self.gen.apply(*state, m), budget), i) for i, m in enumerate(moves)]
+            if state[3] == self.attacker:
+                ok = [(n, i) for n, i in needs if n is not None]
+                if not ok:
+                    break
+                nxt = moves[min(ok)[1]]
+            else:
+                if any(n is None for n, _ in needs):
+                    break
+                nxt = moves[max(needs)[1]]
+            line.append(nxt)
+            state = self.gen.apply(*state, nxt)
+            plies -= 1
+        return line
+
     def refute(self, position: Position, move: Move, depth: int) -> list[Move]:
         """How the defence escapes after the attacker's ``move``: the move, then alternately a
         defender reply that holds and the attacker's first try, as far as the bound goes."""

@@ -1,0 +1,1105 @@
+"""PDN game files (Portable Draughts Notation, rules-spec §12): read, check against the rules, write.
+
+Reading is liberal, after the PDN 3.0 *reading grammar*: several games per file; tag pairs
+``[Name "value"]`` (``\\"`` and ``\\\\`` escapes); move numbers ``12.`` / ``12...`` (also ``12. ...`` and
+``12.32-28`` glued); moves short or long (``32-28``, ``28x19``, ``47x38x20x9x36``, ``c3-d4``,
+``d4:f6``, ``c3:e5:c7``, ``3228``, ``a3b4``, ``05-10``) with a move strength glued to them (``!``,
+``?``, ``!!``, ``?!``, ``(!)``, and PDN 2.0's ``*``); NAGs ``$12``; comments ``{...}`` (multi-line)
+and ``;`` to the end of the line; ``%`` escape lines (skipped); nested variations ``( ... )``; setups
+``/FEN "..."/``; results ``1-0``, ``0-1``, ``1/2-1/2``, ``2-0``, ``0-2``, ``1-1``, ``0-0`` and ``*``; the
+start position from ``[FEN]`` (with or without ``[SetUp "1"]``).  Every token keeps its line and
+column; problems are collected as :class:`PdnError` (``path:line:col: message``), never raised.
+
+Which rules a game follows:
+
+1. a ``[Variant "name"]`` tag (any name or alias of :data:`~generator.rules.variants.VARIANTS`,
+   ``perde-ganha``, ``antidraughts``...): this project's extension, needed for the losing games,
+   which have no GameType number of their own; it takes precedence over GameType;
+2. else ``[GameType "N..."]``: the number before the first comma (20 international, 21 american,
+   22 italian, 25 russian, 26 brazilian, 28 portuguese, 30 turkish);
+3. else the reader's default (PDN's default is International).
+
+Results: the first number is the score of the side that moves first (PDN 2.0 for checkers: ``1-0``
+means Black/Red won an American game; ``2-0``/``1-0`` means White won an International one).
+
+Comments are stored with their white space collapsed to single spaces (so that the writer may wrap
+them), and are attached to the move they follow (``comments_after``), or, at the start of a line or
+after a variation, to the move they precede (``comments_before``).
+
+>>> games = read_pdn('[GameType "21"] 1. 11-15 23-19 {Old Fourteenth?} 2. 8-11 *')
+>>> r = replay(games[0])
+>>> str(r.status), r.plies, r.errors
+('ongoing', 3, [])
+>>> print(write_pdn(games), end="")
+[GameType "21"]
+<BLANKLINE>
+1. 11-15 23-19 {Old Fourteenth?} 2. 8-11 *
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
+from .game import Counters, Game, Outcome, Status
+from .geometry import BLACK, WHITE
+from .move import Move
+from .position import Position
+from .variants import VARIANTS, Variant, get_variant
+
+__all__ = [
+    "RESULTS",
+    "PdnError",
+    "PdnFileError",
+    "PdnGame",
+    "PdnNode",
+    "ReplayResult",
+    "Token",
+    "game_to_pdn",
+    "read_pdn",
+    "read_pdn_file",
+    "replay",
+    "result_outcome",
+    "result_token",
+    "tokenize",
+    "variant_for_gametype",
+    "write_pdn",
+]
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
+"""The result tokens PDN knows (``0-0``: both forfeit; ``*``: unknown or unfinished)."""
+
+SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+GAMETYPES: dict[str, Variant] = {v.gametype: v for v in VARIANTS.values() if v.base is None}
+"""PDN GameType number -> the variant it names (the losing games have no number of their own)."""
+
+OTHER_GAMETYPES = {
+    "23": "American pool checkers",
+    "24": "Spanish draughts",
+    "27": "Canadian draughts",
+    "29": "Czech draughts",
+    "31": "Thai draughts",
+    "40": "Frisian draughts",
+    "41": "Spantsiretti",
+}
+"""GameType numbers PDN defines for games this engine does not play (for clear messages)."""
+
+
+class PdnFileError(DamasError):
+    """A PDN file that cannot be read at all (missing, unreadable, not UTF-8)."""
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PdnError:
+    """A problem found in a PDN text, with its source position (1-based line and column)."""
+
+    path: str | None
+    line: int
+    col: int
+    message: str
+    severity: str = "error"
+    """``error`` (the file is wrong) or ``warning`` (suspicious but readable: a result that does not
+    match the final position, moves after a rule ended the game, move numbers out of step)."""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def __str__(self) -> str:
+        prefix = "" if self.is_error else f"{self.severity}: "
+        return f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}"
+
+
+# -- tokens -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    """One lexical element of PDN text.
+
+    ``kind`` is one of ``tag`` (``name``, ``value``), ``comment`` (``value``: the text, white space
+    collapsed), ``(``, ``)``, ``nag`` (``value``: ``$12``), ``setup`` (``value``: the FEN), ``result``,
+    ``number`` (``value``: the number; ``second``: written with three dots), ``ellipsis`` (a lone
+    ``...``), ``move`` (``value``: the move; ``name``: its strength mark) and ``error`` (``value``: the
+    message).
+    """
+
+    kind: str
+    value: str
+    line: int
+    col: int
+    name: str = ""
+    second: bool = False
+
+
+_TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+_NAG_RE = re.compile(r"\$\d+")
+_NUMBER_RE = re.compile(r"(\d+)(\.+)")
+_MOVE_RE = re.compile(
+    r"(?P<move>[A-Za-z]?\d+(?:[-x:X×*]?[A-Za-z]?\d+)+)(?P<strength>[!?]+\*?|\*)?",
+)
+_GLUED_STRENGTH_RE = re.compile(r"\(([!?]+)\)")
+_STRENGTH_RE = re.compile(r"[!?]+")
+_SETUP_RE = re.compile(r'\s*FEN\s*"([^"]*)"\s*', re.IGNORECASE)
+_BARE_FEN_RE = re.compile(r"\s*[WB?]\s*:.*", re.IGNORECASE | re.DOTALL)
+_WORD_END = frozenset(' \t\n\f\v{}()[];$"')
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """The tokens of PDN ``text``, each with its 1-based line and column.
+
+    Line ends may be LF, CRLF or CR.  Lexical problems come out as ``error`` tokens, and reading
+    goes on after them.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def where(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    def tok(kind: str, value: str, offset: int, **kw: object) -> Token:
+        line, col = where(offset)
+        return Token(kind, value, line, col, **kw)  # type: ignore[arg-type]
+
+    i, n = 0, len(text)
+    if text.startswith("\ufeff"):
+        i = 1
+    while i < n:
+        c = text[i]
+        if c in " \t\n\f\v":
+            i += 1
+        elif c == "%" and (i == 0 or text[i - 1] == "\n"):  # PDN 3.0 escape line
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c == "{":
+            j = text.find("}", i + 1)
+            if j < 0:
+                yield tok("error", "comment '{' is never closed with '}'", i)
+                i = n
+            else:
+                yield tok("comment", _collapse(text[i + 1 : j]), i)
+                i = j + 1
+        elif c == ";":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            yield tok("comment", _collapse(text[i + 1 : j]), i)
+            i = j
+        elif c == "[":
+            m = _TAG_RE.match(text, i)
+            if m:
+                yield tok("tag", _unescape(m.group(2)), i, name=m.group(1))
+                i = m.end()
+            else:
+                yield tok("error", 'malformed tag pair (expected [Name "value"] on one line)', i)
+                j = text.find("\n", i)
+                k = text.find("]", i)
+                i = n if j < 0 and k < 0 else (k + 1 if k >= 0 and (j < 0 or k < j) else j)
+        elif c == "]":
+            yield tok("error", "']' without a tag", i)
+            i += 1
+        elif c == '"':
+            j = text.find('"', i + 1)
+            yield tok("error", "a quoted string outside a tag pair or setup", i)
+            i = n if j < 0 else j + 1
+        elif c in "()":
+            yield tok(c, c, i)
+            i += 1
+        elif c == "$":
+            m = _NAG_RE.match(text, i)
+            if m:
+                yield tok("nag", m.group(), i)
+                i = m.end()
+            else:
+                yield tok("error", "'$' must be followed by a number (a NAG, like $1)", i)
+                i += 1
+        elif c == "/":
+            j = text.find("/", i + 1)
+            if j < 0:
+                yield tok("error", "setup '/' is never closed with '/'", i)
+                i = n
+                continue
+            body = text[i + 1 : j]
+            m = _SETUP_RE.fullmatch(body)
+            if m:
+                yield tok("setup", m.group(1).strip(), i)
+            elif _BARE_FEN_RE.fullmatch(body):
+                yield tok("setup", _collapse(body), i)
+            else:
+                yield tok("error", f'setup /{_collapse(body)}/ is not /FEN "..."/', i)
+            i = j + 1
+        else:
+            j = i
+            while j < n and text[j] not in _WORD_END:
+                j += 1
+            last = None
+            for last in _word(text[i:j], i, tok):
+                yield last
+            i = j
+            m = _GLUED_STRENGTH_RE.match(text, i)
+            if m and last is not None and last.kind == "move":  # 29-23(?): the move's strength
+                yield tok("strength", m.group(1), i)
+                i = m.end()
+
+
+def _word(word: str, offset: int, tok: object) -> Iterator[Token]:
+    make = tok  # (kind, value, offset, **kw) -> Token
+    if word in RESULTS:
+        yield make("result", word, offset)  # type: ignore[operator]
+        return
+    if word in ("...", "..", "…"):
+        yield make("ellipsis", word, offset)  # type: ignore[operator]
+        return
+    if _STRENGTH_RE.fullmatch(word):  # "32-28 !": a strength written apart from its move
+        yield make("strength", word, offset)  # type: ignore[operator]
+        return
+    m = _NUMBER_RE.match(word)
+    if m:
+        yield make("number", m.group(1), offset, second=len(m.group(2)) > 1)  # type: ignore[operator]
+        rest = word[m.end() :]
+        if not rest:
+            return
+        word, offset = rest, offset + m.end()
+        if word in ("...", "..", "…"):
+            yield make("ellipsis", word, offset)  # type: ignore[operator]
+            return
+    m = _MOVE_RE.fullmatch(word)
+    if m:
+        yield make("move", m.group("move"), offset, name=m.group("strength") or "")  # type: ignore[operator]
+    else:
+        yield make("error", f"'{word}' is not a move, move number, result or annotation", offset)  # type: ignore[operator]
+
+
+# -- the game model ---------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class PdnNode:
+    """One move of a line, with what PDN attaches to it."""
+
+    text: str
+    """The move as written (without its strength mark)."""
+    line: int = 0
+    col: int = 0
+    strength: str = ""
+    """``!``, ``?``, ``!!``, ``?!``, ``!?``, ``??`` ... as written (``(!)`` is kept as ``!``)."""
+    nags: list[str] = field(default_factory=list)
+    """Numeric annotation glyphs, ``$1`` ..."""
+    comments_before: list[str] = field(default_factory=list)
+    comments_after: list[str] = field(default_factory=list)
+    variations: list[list[PdnNode]] = field(default_factory=list)
+    """Alternatives to this move, each from the position before it."""
+    setup: str | None = None
+    """A FEN set up (``/FEN "..."/``) just before this move."""
+    setup_line: int = 0
+    setup_col: int = 0
+    written_number: str | None = None
+    """The move number as written before the move (``12.``, ``12...``), if any."""
+    number: int = 0
+    """The move number (computed from the start position; the first mover's and the second
+    mover's moves of one pair share it)."""
+    second: bool = False
+    """True for the second mover's move (written ``12...``)."""
+    move: Move | None = None
+    """The move, once :func:`replay` has checked it."""
+    before: Position | None = None
+    """The position the move was played in, once replayed."""
+
+    @property
+    def label(self) -> str:
+        """``12.`` or ``12...`` followed by the move as written: ``12... 19-23``."""
+        return f"{self.number}{'...' if self.second else '.'} {self.text}"
+
+    def content(self) -> tuple[object, ...]:
+        """Everything the text says about this move (for comparing two readings)."""
+        return (
+            self.text,
+            self.strength,
+            tuple(self.nags),
+            tuple(self.comments_before),
+            tuple(self.comments_after),
+            self.setup,
+            tuple(tuple(n.content() for n in var) for var in self.variations),
+        )
+
+
+@dataclass(eq=False)
+class PdnGame:
+    """One game of a PDN file."""
+
+    index: int
+    """1-based position of the game in its file."""
+    line: int = 1
+    """Line where the game starts (its first tag, or its first move)."""
+    col: int = 1
+    path: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    """Tag pairs in file order (a repeated tag keeps its last value)."""
+    tag_positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    moves: list[PdnNode] = field(default_factory=list)
+    """The main line."""
+    comments: list[str] = field(default_factory=list)
+    """Comments of a game without moves (otherwise comments belong to the moves)."""
+    setup: str | None = None
+    """A ``/FEN "..."/`` setup before the first move (it overrides the FEN tag)."""
+    setup_position: tuple[int, int] | None = None
+    result: str | None = None
+    """The result token ending the game, or None when the text has none."""
+    result_position: tuple[int, int] | None = None
+    variant: Variant | None = None
+    """The rules the game follows (None when its Variant/GameType tag names none this engine plays)."""
+    errors: list[PdnError] = field(default_factory=list)
+    """Problems found while reading (replay adds its own to :class:`ReplayResult`)."""
+
+    @property
+    def players(self) -> str:
+        return f"{self.tags.get('White') or '?'} - {self.tags.get('Black') or '?'}"
+
+    @property
+    def name(self) -> str:
+        """``game 2 (Club, Ana - Bia)``: index, Event, White and Black, as far as they are known."""
+        parts = []
+        if self.tags.get("Event"):
+            parts.append(self.tags["Event"])
+        if self.tags.get("White") or self.tags.get("Black"):
+            parts.append(self.players)
+        return f"game {self.index}" + (f" ({', '.join(parts)})" if parts else "")
+
+    @property
+    def start_fen(self) -> str | None:
+        """The FEN the game starts from (setup token, else FEN tag), or None for the initial position."""
+        if self.setup is not None:
+            return self.setup
+        fen = self.tags.get("FEN")
+        return fen if fen and fen.strip() else None
+
+    @property
+    def start_fen_position(self) -> tuple[int, int]:
+        if self.setup is not None and self.setup_position:
+            return self.setup_position
+        return self.tag_positions.get("FEN", (self.line, self.col))
+
+    @property
+    def stated_result(self) -> str | None:
+        """The result token, else the Result tag."""
+        return self.result if self.result is not None else self.tags.get("Result")
+
+    def content(self) -> tuple[object, ...]:
+        """Tags, start, moves, annotations, variations and result, for comparing two readings."""
+        return (
+            dict(self.tags),
+            self.setup,
+            tuple(self.comments),
+            tuple(n.content() for n in self.moves),
+            self.result,
+        )
+
+    def _error(self, line: int, col: int, message: str, severity: str = "error") -> None:
+        self.errors.append(PdnError(self.path, line, col, message, severity))
+
+
+# -- parsing ----------------------------------------------------------------------------------------
+
+
+class _Line:
+    """A line (main line or variation) being built."""
+
+    def __init__(self, nodes: list[PdnNode], open_token: Token | None = None) -> None:
+        self.nodes = nodes
+        self.open_token = open_token
+        self.before: list[str] = []
+        self.number: Token | None = None
+        self.setup: Token | None = None
+        self.sealed = False  # a variation or setup followed the last move: comments go forward
+
+    def close(self, game: PdnGame) -> None:
+        if self.before:
+            if self.nodes:
+                self.nodes[-1].comments_after.extend(self.before)
+            elif self.open_token is None:
+                game.comments.extend(self.before)
+            self.before = []
+        if self.setup is not None:
+            game._error(self.setup.line, self.setup.col, "setup is not followed by a move (ignored)", "warning")
+            self.setup = None
+
+
+class _Parser:
+    def __init__(self, default: Variant, path: str | None) -> None:
+        self.default = default
+        self.path = path
+        self.games: list[PdnGame] = []
+        self.game: PdnGame | None = None
+        self.stack: list[_Line] = []
+        self.has_body = False
+
+    def new_game(self, t: Token) -> PdnGame:
+        g = PdnGame(index=len(self.games) + 1, line=t.line, col=t.col, path=self.path)
+        self.games.append(g)
+        self.game = g
+        self.stack = [_Line(g.moves)]
+        self.has_body = False
+        return g
+
+    def feed(self, t: Token) -> None:
+        g = self.game
+        if g is None:
+            g = self.new_game(t)
+        elif t.kind == "tag" and self.has_body:
+            self.finish()
+            g = self.new_game(t)
+        line = self.stack[-1]
+        kind = t.kind
+        if kind == "error":
+            g._error(t.line, t.col, t.value)
+        elif kind == "tag":
+            if t.name in g.tags:
+                g._error(t.line, t.col, f"tag {t.name} is given twice; the last value counts", "warning")
+                del g.tags[t.name]
+            g.tags[t.name] = t.value
+            g.tag_positions[t.name] = (t.line, t.col)
+        elif kind == "result":
+            if len(self.stack) > 1:
+                g._error(t.line, t.col, f"result {t.value} inside a variation (ignored)", "warning")
+                return
+            g.result = t.value
+            g.result_position = (t.line, t.col)
+            self.finish()
+        elif kind == "comment":
+            if line.nodes and not line.sealed and line.number is None and line.setup is None:
+                line.nodes[-1].comments_after.append(t.value)
+            else:
+                line.before.append(t.value)
+        elif kind == "number":
+            self.has_body = True
+            line.number = t
+        elif kind == "ellipsis":
+            if line.number is not None and not line.number.second:
+                n = line.number
+                line.number = Token(n.kind, n.value, n.line, n.col, second=True)
+        elif kind == "move":
+            self.has_body = True
+            num = line.number
+            node = PdnNode(
+                t.value,
+                t.line,
+                t.col,
+                strength=t.name,
+                comments_before=line.before,
+                written_number=None if num is None else num.value + ("..." if num.second else "."),
+            )
+            if line.setup is not None:
+                node.setup, node.setup_line, node.setup_col = (
+                    line.setup.value,
+                    line.setup.line,
+                    line.setup.col,
+                )
+            line.nodes.append(node)
+            line.before, line.number, line.setup, line.sealed = [], None, None, False
+        elif kind == "strength":
+            if line.nodes:
+                line.nodes[-1].strength = t.value
+        elif kind == "nag":
+            if line.nodes:
+                line.nodes[-1].nags.append(t.value)
+            else:
+                g._error(t.line, t.col, f"{t.value} before any move (ignored)", "warning")
+        elif kind == "setup":
+            self.has_body = True
+            if len(self.stack) == 1 and not line.nodes and g.setup is None and line.setup is None:
+                g.setup = t.value
+                g.setup_position = (t.line, t.col)
+            else:
+                if line.setup is not None:
+                    g._error(line.setup.line, line.setup.col, "setup replaced by the next one", "warning")
+                line.setup = t
+            line.sealed = True
+        elif kind == "(":
+            self.has_body = True
+            if not line.nodes:
+                g._error(t.line, t.col, "variation before any move: it has no move to replace")
+                holder: list[PdnNode] = []
+            else:
+                holder = []
+                line.nodes[-1].variations.append(holder)
+            if line.before and line.nodes:
+                line.nodes[-1].comments_after.extend(line.before)
+                line.before = []
+            line.number = None
+            line.sealed = True
+            self.stack.append(_Line(holder, t))
+        elif kind == ")":
+            if len(self.stack) == 1:
+                g._error(t.line, t.col, "')' without a '('")
+                return
+            inner = self.stack.pop()
+            inner.close(g)
+            if not inner.nodes:
+                g._error(inner.open_token.line, inner.open_token.col, "empty variation (ignored)", "warning")  # type: ignore[union-attr]
+                parent = self.stack[-1]
+                if parent.nodes and inner.nodes in parent.nodes[-1].variations:
+                    parent.nodes[-1].variations = [v for v in parent.nodes[-1].variations if v is not inner.nodes]
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(kind)
+
+    def finish(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        while len(self.stack) > 1:
+            inner = self.stack.pop()
+            assert inner.open_token is not None
+            g._error(inner.open_token.line, inner.open_token.col, "'(' is never closed with ')'")
+            inner.close(g)
+        self.stack[0].close(g)
+        self.game = None
+        self.stack = []
+        if not (g.tags or g.moves or g.setup or g.result or g.errors) and len(self.games) > 1:
+            # text after the last result that holds no game: keep its comments as a warning only
+            self.games.pop()
+            prev = self.games[-1]
+            if g.comments:
+                prev.errors.append(
+                    PdnError(
+                        self.path,
+                        g.line,
+                        g.col,
+                        f"{prev.name}: text after the result is not part of any game (ignored)",
+                        "warning",
+                    )
+                )
+            return
+        _resolve_variant(g, self.default)
+        _number_moves(g, warn=True)
+        g.errors = [replace(e, message=f"{g.name}: {e.message}") for e in g.errors]
+
+
+def read_pdn(text: str, default_variant: Variant | str = "international", path: str | None = None) -> list[PdnGame]:
+    """Every game of a PDN text.
+
+    ``default_variant`` is used for games with neither a Variant nor a GameType tag; ``path`` only
+    names the source in error messages.  Reading problems are kept in each game's ``errors``; moves
+    are not checked against the rules until :func:`replay`.
+
+    Raises:
+        UnknownVariantError: when ``default_variant`` is not a variant.
+    """
+    default = get_variant(default_variant)
+    parser = _Parser(default, None if path is None else str(path))
+    for t in tokenize(text):
+        parser.feed(t)
+    parser.finish()
+    return parser.games
+
+
+def read_pdn_file(path: str | Path, default_variant: Variant | str = "international") -> list[PdnGame]:
+    """Read a UTF-8 PDN file (a byte-order mark is allowed).
+
+    Raises:
+        PdnFileError: when the file cannot be read or is not UTF-8 (naming the line and column of
+            the first bad byte).
+        UnknownVariantError: when ``default_variant`` is not a variant.
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise PdnFileError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise PdnFileError(
+            f"{name}:{line}:{col}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+            "convert it first, e.g. iconv -f latin1 -t utf-8"
+        ) from None
+    return read_pdn(text, default_variant, name)
+
+
+def variant_for_gametype(value: str) -> Variant:
+    """The variant a GameType tag value names (``20`` or ``20,W,10,10,N2,0``).
+
+    Raises:
+        DamasError: for a number this engine does not play, naming the supported ones.
+    """
+    number = value.split(",")[0].strip()
+    if number in GAMETYPES:
+        return GAMETYPES[number]
+    known = ", ".join(f"{n} {v.name}" for n, v in sorted(GAMETYPES.items()))
+    what = f" ({OTHER_GAMETYPES[number]})" if number in OTHER_GAMETYPES else ""
+    raise DamasError(
+        f"GameType {number or value!r}{what} is not supported; supported: {known}; "
+        f'or name the rules with [Variant "..."]'
+    )
+
+
+def _resolve_variant(g: PdnGame, default: Variant) -> None:
+    vline, vcol = g.tag_positions.get("Variant", (g.line, g.col))
+    tline, tcol = g.tag_positions.get("GameType", (g.line, g.col))
+    g.variant = default
+    if "Variant" in g.tags:
+        try:
+            g.variant = get_variant(g.tags["Variant"])
+        except DamasError as exc:
+            g.variant = None
+            g._error(vline, vcol, str(exc))
+            return
+        if "GameType" in g.tags:
+            number = g.tags["GameType"].split(",")[0].strip()
+            if number != g.variant.gametype:
+                g._error(
+                    tline,
+                    tcol,
+                    f"GameType {number} does not match Variant {g.variant.name} "
+                    f"(GameType {g.variant.gametype}); the Variant tag counts",
+                    "warning",
+                )
+    elif "GameType" in g.tags:
+        try:
+            g.variant = variant_for_gametype(g.tags["GameType"])
+        except DamasError as exc:
+            g.variant = None
+            g._error(tline, tcol, str(exc))
+    if g.tags.get("SetUp", "").strip() == "1" and g.start_fen is None:
+        line, col = g.tag_positions["SetUp"]
+        g._error(line, col, '[SetUp "1"] but no FEN tag or setup', "warning")
+
+
+def _start_turn_and_number(variant: Variant, fen: str | None) -> tuple[int, int]:
+    """(side to move, move number) at a FEN (``start`` when None), without validating the FEN."""
+    if fen is None:
+        return variant.first_to_move, 1
+    head = fen.strip().strip('"').strip()[:1].upper()
+    turn = {"W": WHITE, "B": BLACK}.get(head, variant.first_to_move)
+    try:
+        number = Counters.from_fen(fen).move_number
+    except DamasError:
+        number = 1
+    return turn, number
+
+
+def _parse_number(written: str | None) -> tuple[int, bool] | None:
+    if not written:
+        return None
+    m = _NUMBER_RE.fullmatch(written)
+    if not m:
+        return None
+    return int(m.group(1)), len(m.group(2)) > 1
+
+
+def _number_moves(g: PdnGame, *, warn: bool) -> None:
+    """Give every node its move number and side, from the start position and the first number
+    written in the main line; warn once per line where the written numbers disagree."""
+    variant = g.variant or get_variant("international")
+    first = variant.first_to_move
+    turn, number = _start_turn_and_number(variant, g.start_fen)
+    if g.moves:
+        written = _parse_number(g.moves[0].written_number)
+        if written is not None:
+            number = written[0]
+
+    def walk(nodes: Sequence[PdnNode], turn: int, number: int) -> None:
+        warned = False
+        for node in nodes:
+            if node.setup is not None:
+                turn, fen_number = _start_turn_and_number(variant, node.setup)
+                written = _parse_number(node.written_number)
+                number = written[0] if written else (fen_number if fen_number > 1 else number)
+            node.number, node.second = number, turn != first
+            written = _parse_number(node.written_number)
+            if warn and written is not None and written != (number, node.second) and not warned:
+                warned = True
+                expected = f"{number}{'...' if node.second else '.'}"
+                g._error(
+                    node.line,
+                    node.col,
+                    f"move number {node.written_number} written before {node.text}, "
+                    f"but it is move {expected} (numbers are counted from here on)",
+                    "warning",
+                )
+            for var in node.variations:
+                walk(var, turn, number)
+            if node.second:
+                number += 1
+            turn ^= 1
+
+    walk(g.moves, turn, number)
+
+
+# -- replay -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayResult:
+    """What :func:`replay` found."""
+
+    game: PdnGame
+    errors: list[PdnError]
+    """Reading and replay problems, in text order (see ``PdnError.severity``)."""
+    status: Status | None
+    """How the main line ends, or None when it could not be replayed to the end."""
+    plies: int
+    """Main-line moves played (each side's move counts one)."""
+    final: Game | None
+    """The engine game after the last main-line move that could be played."""
+    stopped_at: PdnNode | None = None
+    """The main-line move where replay stopped, if it did."""
+
+    @property
+    def ok(self) -> bool:
+        """No error (warnings allowed)."""
+        return not any(e.is_error for e in self.errors)
+
+    @property
+    def summary(self) -> str:
+        """The final status, or where and why replay stopped."""
+        if self.status is not None:
+            return str(self.status)
+        if self.stopped_at is not None:
+            return f"stopped at move {self.stopped_at.label}"
+        return "not replayed"
+
+
+class _Replayer:
+    def __init__(self, game: PdnGame, variant: Variant, profile: object, disabled: tuple[str, ...]) -> None:
+        self.game = game
+        self.variant = variant
+        self.profile = profile
+        self.disabled = disabled
+        self.errors: list[PdnError] = []
+
+    def error(self, line: int, col: int, message: str, severity: str = "error") -> None:
+        self.errors.append(PdnError(self.game.path, line, col, f"{self.game.name}: {message}", severity))
+
+    def new_game(self, fen: str | None) -> Game:
+        return Game(self.variant, fen or "start", profile=self.profile, disabled=self.disabled)  # type: ignore[arg-type]
+
+    def line(self, g: Game, nodes: Sequence[PdnNode], where: str) -> tuple[Game, int, PdnNode | None, int]:
+        """Play ``nodes`` on ``g`` (checking each node's variations first).
+
+        Returns (the game the line ended in, plies pushed on ``g`` itself, the node that stopped the
+        line or None, plies played in all).
+        """
+        cur, pushed, plies = g, 0, 0
+        drawn_warned = False
+        for node in nodes:
+            if node.setup is not None:
+                try:
+                    cur = self.new_game(node.setup)
+                except DamasError as exc:
+                    self.error(node.setup_line, node.setup_col, f"setup before move {node.label}: {exc}")
+                    return cur, pushed, node, plies
+            for var in node.variations:
+                self.variation(cur, var)
+            status = cur.status()
+            pos = cur.position
+            if status.is_over and status.winner is not None:
+                self.error(node.line, node.col, f"{where}move {node.label}: the game is already over ({status})")
+                return cur, pushed, node, plies
+            if status.is_over and not drawn_warned:
+                drawn_warned = True
+                self.error(
+                    node.line,
+                    node.col,
+                    f"{where}move {node.label} is played after the game ended ({status}); checking goes on",
+                    "warning",
+                )
+            try:
+                move = pos.parse_move(node.text)
+            except (IllegalMoveError, AmbiguousMoveError, InvalidMoveError) as exc:
+                text = str(exc)
+                if isinstance(exc, InvalidMoveError):
+                    text = f"{node.text}: {text}"
+                self.error(node.line, node.col, f"{where}move {node.number}{'...' if node.second else '.'} {text}")
+                return cur, pushed, node, plies
+            node.before, node.move = pos, move
+            cur.push(move)
+            plies += 1
+            if cur is g:
+                pushed += 1
+        return cur, pushed, None, plies
+
+    def variation(self, g: Game, nodes: Sequence[PdnNode]) -> None:
+        _, pushed, _, _ = self.line(g, nodes, "in a variation, ")
+        for _ in range(pushed):
+            g.pop()
+
+
+def _clear(nodes: Iterable[PdnNode]) -> None:
+    for n in nodes:
+        n.move = n.before = None
+        for var in n.variations:
+            _clear(var)
+
+
+def replay(
+    game: PdnGame,
+    *,
+    profile: str | None = None,
+    disabled: Iterable[str] = (),
+) -> ReplayResult:
+    """Check a game's main line and variations with the rules engine.
+
+    Each move is read in the game's variant from the position it is played in (a variation from the
+    position before the move it replaces); replayed nodes get ``move`` and ``before``.  The main
+    line stops at its first unplayable move.  When the main line ends a game by rule (a side cannot
+    move, a draw rule), the stated result (token, else Result tag) is compared with it; a mismatch is
+    a warning, as are moves played after a draw rule ended the game.  ``profile`` and ``disabled``
+    choose the draw rules (see :class:`~generator.rules.game.Game`); a profile that does not belong
+    to the game's variant is reported as an error of that game.
+    """
+    _clear(game.moves)
+    errors = list(game.errors)
+    variant = game.variant
+    if variant is None:
+        return ReplayResult(game, _sorted(errors), None, 0, None)
+    r = _Replayer(game, variant, profile, tuple(disabled))
+    try:
+        g = r.new_game(game.start_fen)
+    except DamasError as exc:
+        line, col = game.start_fen_position
+        r.error(line, col, str(exc))
+        return ReplayResult(game, _sorted(errors + r.errors), None, 0, None)
+    except ValueError as exc:  # a draw profile or rule id that this variant does not have
+        r.error(game.line, game.col, str(exc))
+        return ReplayResult(game, _sorted(errors + r.errors), None, 0, None)
+    final, _, stopped, plies = r.line(g, game.moves, "")
+    status = None if stopped is not None else final.status()
+    if status is not None:
+        _check_result(r, game, variant, status)
+    return ReplayResult(game, _sorted(errors + r.errors), status, plies, final, stopped)
+
+
+def _sorted(errors: list[PdnError]) -> list[PdnError]:
+    return sorted(errors, key=lambda e: (e.line, e.col))
+
+
+def result_outcome(token: str | None, variant: Variant) -> Outcome | None:
+    """The outcome a result token states (None for ``*``, ``0-0`` and unknown tokens).
+
+    The first score is the first mover's: in American checkers (Black moves first) ``1-0`` is a
+    win for Black, as PDN 2.0 defines it; elsewhere it is White's.
+    """
+    if token is None:
+        return None
+    t = token.strip()
+    first_wins = Outcome.WHITE_WINS if variant.first_to_move == WHITE else Outcome.BLACK_WINS
+    second_wins = Outcome.BLACK_WINS if variant.first_to_move == WHITE else Outcome.WHITE_WINS
+    return {
+        "1-0": first_wins,
+        "2-0": first_wins,
+        "0-1": second_wins,
+        "0-2": second_wins,
+        "1/2-1/2": Outcome.DRAW,
+        "1-1": Outcome.DRAW,
+    }.get(t)
+
+
+def result_token(outcome: Outcome, variant: Variant) -> str:
+    """The PDN result token for an outcome (``2-0``/``1-1``/``0-2`` on 10x10 boards; the first score
+    is the first mover's, see :func:`result_outcome`)."""
+    if outcome is Outcome.ONGOING:
+        return "*"
+    ten = variant.geometry.width == 10
+    if outcome is Outcome.DRAW:
+        return "1-1" if ten else "1/2-1/2"
+    first = (outcome is Outcome.WHITE_WINS) == (variant.first_to_move == WHITE)
+    if ten:
+        return "2-0" if first else "0-2"
+    return "1-0" if first else "0-1"
+
+
+def _describe(token: str, variant: Variant) -> str:
+    outcome = result_outcome(token, variant)
+    return token if outcome is None else f"{token} ({outcome.value})"
+
+
+def _check_result(r: _Replayer, game: PdnGame, variant: Variant, status: Status) -> None:
+    token, tag = game.result, game.tags.get("Result")
+    tline, tcol = game.tag_positions.get("Result", (game.line, game.col))
+    if (
+        token is not None
+        and tag is not None
+        and tag.strip() not in ("", "*", "?")
+        and token != "*"
+        and (
+            result_outcome(token, variant) != result_outcome(tag, variant)
+            or (result_outcome(token, variant) is None and token != tag.strip())
+        )
+    ):
+        line, col = game.result_position or (tline, tcol)
+        r.error(line, col, f'result {token} does not match [Result "{tag}"]', "warning")
+    if not status.is_over:
+        return
+    stated = token if token is not None and token != "*" else tag
+    if stated is None or stated.strip() in ("", "*", "?", "0-0"):
+        return
+    if result_outcome(stated, variant) is status.outcome:
+        return
+    line, col = game.result_position if token not in (None, "*") and game.result_position else (tline, tcol)
+    r.error(
+        line,
+        col,
+        f"result {_describe(stated.strip(), variant)} but the final position is {status} "
+        f"({result_token(status.outcome, variant)})",
+        "warning",
+    )
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+
+def _move_text(node: PdnNode, canonical: bool) -> str:
+    if canonical and node.move is not None and node.before is not None:
+        return node.before.move_text(node.move)
+    return node.text
+
+
+def _comment_words(text: str) -> list[str]:
+    if "}" in text:  # only a ';' comment can hold a '}': write it back as one
+        return [";" + text, "\n"]
+    words = text.split()
+    if not words:
+        return ["{}"]
+    words[0] = "{" + words[0]
+    words[-1] += "}"
+    return words
+
+
+def _line_words(nodes: Sequence[PdnNode], canonical: bool) -> list[str]:
+    out: list[str] = []
+    need_number = True
+    for node in nodes:
+        for c in node.comments_before:
+            out.extend(_comment_words(c))
+            need_number = True
+        if node.setup is not None:
+            out.append(f'/FEN "{node.setup}"/')
+            need_number = True
+        number = f"{node.number}. " if not node.second else f"{node.number}... " if need_number else ""
+        out.append(number + _move_text(node, canonical) + node.strength)  # a number stays with its move
+        out.extend(node.nags)
+        need_number = False
+        for c in node.comments_after:
+            out.extend(_comment_words(c))
+            need_number = True
+        for var in node.variations:
+            inner = _line_words(var, canonical)
+            if inner:
+                inner[0] = "(" + inner[0]
+                inner[-1 if inner[-1] != "\n" else -2] += ")"
+                out.extend(inner)
+            need_number = True
+    return out
+
+
+def _wrap(words: Iterable[str], width: int) -> list[str]:
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        if w == "\n":
+            lines.append(cur)
+            cur = ""
+            continue
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def _tags_to_write(game: PdnGame) -> list[tuple[str, str]]:
+    tags = dict(game.tags)
+    variant = game.variant
+    out = [(name, tags.pop(name)) for name in SEVEN_TAG_ROSTER if name in tags]
+    if "GameType" in tags:
+        out.append(("GameType", tags.pop("GameType")))
+    elif variant is not None:
+        out.append(("GameType", variant.gametype))
+    if "Variant" in tags:
+        out.append(("Variant", tags.pop("Variant")))
+    elif variant is not None and GAMETYPES.get(variant.gametype) is not variant:
+        out.append(("Variant", variant.name))
+    out.extend(tags.items())
+    return out
+
+
+def write_pdn(games: Iterable[PdnGame], *, width: int = 79, canonical: bool = True) -> str:
+    """PDN 3.0 text for ``games``.
+
+    Tags first (the seven-tag roster in its order, then GameType, always written, then a Variant tag
+    where the GameType number does not name the variant, e.g. perde-ganha, then the others in their
+    order); then the moves, numbered, with strengths, NAGs, comments, setups and variations; the
+    result token last (the Result tag's value, or ``*``, when the text had none).  Lines are wrapped
+    at ``width`` characters where possible.  With ``canonical`` a replayed move is written in short
+    notation, long only when ambiguous (PDN 3.0 writing rules 8-9); moves not replayed are written as
+    they were read.
+    """
+    blocks = []
+    for game in games:
+        _number_moves(game, warn=False)
+        head = [f'[{name} "{_escape(value)}"]' for name, value in _tags_to_write(game)]
+        words: list[str] = []
+        if game.setup is not None:
+            words.append(f'/FEN "{game.setup}"/')
+        for c in game.comments:
+            words.extend(_comment_words(c))
+        words.extend(_line_words(game.moves, canonical))
+        words.append(game.result or (game.tags.get("Result") or "*").strip() or "*")
+        body = _wrap(words, width)
+        blocks.append("\n".join([*head, *([""] if head else []), *body]) + "\n")
+    return "\n".join(blocks)
+
+
+def game_to_pdn(
+    game: Game,
+    tags: dict[str, str] | None = None,
+    *,
+    result: str | None = None,
+    index: int = 1,
+) -> PdnGame:
+    """A :class:`PdnGame` holding an engine game's moves (for :func:`write_pdn`).
+
+    The start position goes into ``[SetUp "1"]`` + ``[FEN]`` when it is not the initial one; the
+    result defaults to the game's status (``*`` while it is ongoing).
+    """
+    variant = game.variant
+    g = PdnGame(index=index, tags=dict(tags or {}), variant=variant)
+    start = game.start
+    if start != variant.start():
+        g.tags.setdefault("SetUp", "1")
+        g.tags.setdefault("FEN", start.fen())
+    replayed = Game(variant, start)
+    for move in game.moves:
+        pos = replayed.position
+        g.moves.append(PdnNode(pos.move_text(move), move=move, before=pos))
+        replayed.push(move)
+    g.result = result or result_token(game.status().outcome, variant)
+    g.tags.setdefault("Result", g.result)
+    _number_moves(g, warn=False)
+    return g

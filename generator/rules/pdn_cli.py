@@ -1,0 +1,104 @@
+"""``damas pdn``: PDN game files from the command line.
+
+``damas pdn check FILE...`` replays every game of every file with the rules engine.  Each problem
+goes to stderr as ``path:line:col: message`` (warnings as ``path:line:col: warning: message``), and
+each game gets one stdout line ``path: game N (White - Black): <final status>, <n> moves``.  Exit 0
+when no file has an error (warnings allowed, unless ``--strict``), 1 when one has, 2 for usage
+mistakes (a missing file, an unknown variant or draw profile).
+
+The group is registered in :mod:`generator.cli`; it only lets :class:`~generator.rules.DamasError`
+and click exceptions escape.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .draws import PROFILES
+from .errors import DamasError
+from .pdn import PdnFileError, read_pdn_file, replay
+from .variants import VARIANTS, Variant, get_variant
+
+
+class _VariantType(click.ParamType):
+    """A variant name or alias; unknown names are usage errors listing the known ones."""
+
+    name = "variant"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
+        if isinstance(value, Variant):
+            return value
+        try:
+            return get_variant(str(value))
+        except DamasError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+@click.group(name="pdn")
+def pdn() -> None:
+    """Read and check PDN game files (Portable Draughts Notation)."""
+
+
+@pdn.command(name="check")
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, readable=False),
+)
+@click.option(
+    "--variant",
+    type=_VariantType(),
+    default="international",
+    show_default=True,
+    help=f"Rules for games with neither a Variant nor a GameType tag ({', '.join(VARIANTS)}).",
+)
+@click.option(
+    "--draw-profile",
+    "profile",
+    default=None,
+    metavar="NAME",
+    help=f"Draw rules by name (default: each variant's own; one of {', '.join(PROFILES)}).",
+)
+@click.option("--no-draw-rule", "disabled", multiple=True, metavar="ID", help="Switch one draw rule off.")
+@click.option("--strict", is_flag=True, help="Treat warnings (result mismatch, move numbers) as errors.")
+@click.pass_context
+def check(
+    ctx: click.Context,
+    files: tuple[str, ...],
+    variant: Variant,
+    profile: str | None,
+    disabled: tuple[str, ...],
+    strict: bool,
+) -> None:
+    """Replay every game of FILE... and report illegal or ambiguous moves and wrong results."""
+    if profile is not None and profile not in PROFILES:
+        raise click.BadParameter(
+            f"unknown draw profile '{profile}' (known: {', '.join(PROFILES)})", param_hint="'--draw-profile'"
+        )
+    failed = False
+    for path in files:
+        try:
+            games = read_pdn_file(path, variant)
+        except PdnFileError as exc:
+            click.echo(str(exc), err=True)
+            failed = True
+            continue
+        if not games:
+            click.echo(f"{path}: warning: no games found", err=True)
+            continue
+        for game in games:
+            try:
+                result = replay(game, profile=profile, disabled=disabled)
+            except DamasError:
+                raise
+            except Exception as exc:  # a bug, not bad input: still one line, never a traceback
+                raise DamasError(f"{path}: {game.name}: internal error while replaying: {exc!r}") from None
+            for err in result.errors:
+                click.echo(str(err), err=True)
+                if err.is_error or strict:
+                    failed = True
+            moves = f"{result.plies} move" + ("" if result.plies == 1 else "s")
+            click.echo(f"{path}: game {game.index} ({game.players}): {result.summary}, {moves}")
+    if failed:
+        ctx.exit(1)
