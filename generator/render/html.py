@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .. import __version__
+from .comparison import comparison_table
 from .site import Site
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
@@ -36,6 +37,9 @@ class Words:
     pdf_lesson: str
     pdf_collection: str
     comparison: str
+    comparison_lead: str
+    comparison_caption: str
+    rule: str
 
     def lessons_count(self, n: int) -> str:
         return f"{n} lição" if n == 1 else f"{n} lições"
@@ -61,6 +65,9 @@ PT = Words(
     pdf_lesson="Esta lição em PDF",
     pdf_collection="Todas as lições em PDF",
     comparison="Comparação das regras",
+    comparison_lead="As regras de cada modalidade lado a lado. Cada célula leva ao diagrama que mostra a regra.",
+    comparison_caption="Regras por modalidade (geradas a partir dos dados do motor de regras)",
+    rule="Regra",
 )
 
 
@@ -82,9 +89,13 @@ def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
     common: dict[str, Any] = {"t": PT, "version": __version__, "lang": "pt-BR", "pdf": pdf}
     pages = {
         "html/index.html": env.get_template("home.html.j2").render(
-            site=site, title=PT.home_title, root="", comparison=False, **common
+            site=site, title=PT.home_title, root="", comparison=len(site.variants) > 1, **common
         )
     }
+    if len(site.variants) > 1:
+        pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
+            table=comparison_table(site), title=PT.comparison, root="", **common
+        )
     for v in site.variants:
         pages[f"html/{v.name}/index.html"] = env.get_template("variant.html.j2").render(
             v=v, title=v.title, root="../", **common

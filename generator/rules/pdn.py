@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -128,7 +128,8 @@ class Token:
     ``kind`` is one of ``tag`` (``name``, ``value``), ``comment`` (``value``: the text, white space
     collapsed), ``(``, ``)``, ``nag`` (``value``: ``$12``), ``setup`` (``value``: the FEN), ``result``,
     ``number`` (``value``: the number; ``second``: written with three dots), ``ellipsis`` (a lone
-    ``...``), ``move`` (``value``: the move; ``name``: its strength mark) and ``error`` (``value``: the
+    ``...``), ``move`` (``value``: the move; ``name``: its strength mark glued to it), ``strength`` (a
+    mark written apart, ``32-28 !``, or in parentheses, ``32-28(?)``) and ``error`` (``value``: the
     message).
     """
 
@@ -148,6 +149,7 @@ _MOVE_RE = re.compile(
 )
 _GLUED_STRENGTH_RE = re.compile(r"\(([!?]+)\)")
 _STRENGTH_RE = re.compile(r"[!?]+")
+_ELLIPSES = ("...", "..", "…")
 _SETUP_RE = re.compile(r'\s*FEN\s*"([^"]*)"\s*', re.IGNORECASE)
 _BARE_FEN_RE = re.compile(r"\s*[WB?]\s*:.*", re.IGNORECASE | re.DOTALL)
 _WORD_END = frozenset(' \t\n\f\v{}()[];$"')
@@ -262,32 +264,31 @@ def tokenize(text: str) -> Iterator[Token]:
                 i = m.end()
 
 
-def _word(word: str, offset: int, tok: object) -> Iterator[Token]:
-    make = tok  # (kind, value, offset, **kw) -> Token
+def _word(word: str, offset: int, make: Callable[..., Token]) -> Iterator[Token]:
+    """Classify one run of text between delimiters (it may hold a number and a move: ``12.32-28``)."""
     if word in RESULTS:
-        yield make("result", word, offset)  # type: ignore[operator]
+        yield make("result", word, offset)
         return
-    if word in ("...", "..", "…"):
-        yield make("ellipsis", word, offset)  # type: ignore[operator]
+    if word in _ELLIPSES:
+        yield make("ellipsis", word, offset)
         return
     if _STRENGTH_RE.fullmatch(word):  # "32-28 !": a strength written apart from its move
-        yield make("strength", word, offset)  # type: ignore[operator]
+        yield make("strength", word, offset)
         return
     m = _NUMBER_RE.match(word)
     if m:
-        yield make("number", m.group(1), offset, second=len(m.group(2)) > 1)  # type: ignore[operator]
-        rest = word[m.end() :]
-        if not rest:
+        yield make("number", m.group(1), offset, second=len(m.group(2)) > 1)
+        word, offset = word[m.end() :], offset + m.end()
+        if not word:
             return
-        word, offset = rest, offset + m.end()
-        if word in ("...", "..", "…"):
-            yield make("ellipsis", word, offset)  # type: ignore[operator]
+        if word in _ELLIPSES:
+            yield make("ellipsis", word, offset)
             return
     m = _MOVE_RE.fullmatch(word)
     if m:
-        yield make("move", m.group("move"), offset, name=m.group("strength") or "")  # type: ignore[operator]
+        yield make("move", m.group("move"), offset, name=m.group("strength") or "")
     else:
-        yield make("error", f"'{word}' is not a move, move number, result or annotation", offset)  # type: ignore[operator]
+        yield make("error", f"'{word}' is not a move, move number, result or annotation", offset)
 
 
 # -- the game model ---------------------------------------------------------------------------------
@@ -554,11 +555,12 @@ class _Parser:
                 return
             inner = self.stack.pop()
             inner.close(g)
-            if not inner.nodes:
-                g._error(inner.open_token.line, inner.open_token.col, "empty variation (ignored)", "warning")  # type: ignore[union-attr]
+            if not inner.nodes and inner.open_token is not None:
+                g._error(inner.open_token.line, inner.open_token.col, "empty variation (ignored)", "warning")
                 parent = self.stack[-1]
-                if parent.nodes and inner.nodes in parent.nodes[-1].variations:
-                    parent.nodes[-1].variations = [v for v in parent.nodes[-1].variations if v is not inner.nodes]
+                if parent.nodes:
+                    last = parent.nodes[-1]
+                    last.variations = [v for v in last.variations if v is not inner.nodes]
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(kind)
 
@@ -829,10 +831,9 @@ class _Replayer:
             try:
                 move = pos.parse_move(node.text)
             except (IllegalMoveError, AmbiguousMoveError, InvalidMoveError) as exc:
-                text = str(exc)
-                if isinstance(exc, InvalidMoveError):
-                    text = f"{node.text}: {text}"
-                self.error(node.line, node.col, f"{where}move {node.number}{'...' if node.second else '.'} {text}")
+                # the engine's message starts with the move: "19-23 is not legal here; legal: ..."
+                number = f"{node.number}{'...' if node.second else '.'}"
+                self.error(node.line, node.col, f"{where}move {number} {exc}")
                 return cur, pushed, node, plies
             node.before, node.move = pos, move
             cur.push(move)
