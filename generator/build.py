@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .lessons.check import CheckReport, check_paths
 from .render import pdf as pdf_stage
+from .render.book import plan_books
 from .render.html import render_pages
 from .render.site import Site, plan_site
 from .rules import VARIANTS, DamasError, Variant, get_variant
@@ -131,7 +132,8 @@ def _write(
             progress("html", len(pages), len(pages))
 
     if "pdf" in formats:
-        work = [job for v in site.variants for job in pdf_stage.jobs_for(v)]
+        books = {b.variant.name: b for b in plan_books(site)}
+        work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
         args = [(str(root), job, i) for i, job in enumerate(work)]
         workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
         done = 0

@@ -15,7 +15,7 @@ from pathlib import Path as FsPath
 from .model import Lesson, build_lesson
 from .schema import validate
 from .source import Document, Path, SourceError, load_document
-from .verify import DiagramProof, Verifier
+from .verify import DiagramProof, PuzzleProof, Verifier
 
 LESSON_SUFFIXES = (".yaml", ".yml")
 
@@ -25,6 +25,7 @@ class CheckedLesson:
     lesson: Lesson
     proofs: dict[Path, DiagramProof]
     doc: Document
+    puzzle_proofs: dict[Path, PuzzleProof] = field(default_factory=dict)
 
 
 @dataclass
@@ -89,7 +90,7 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
     errors.extend(verifier.verify())
-    return CheckedLesson(lesson, verifier.proofs, doc), sorted(set(errors))
+    return CheckedLesson(lesson, verifier.proofs, doc, verifier.puzzle_proofs), sorted(set(errors))
 
 
 def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:

@@ -7,6 +7,7 @@ model, what the renderer needs from the proof (the move a claim names, its route
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from ..rules.draws import Repetition
 from ..rules.game import Game, GameOverError, Outcome
 from ..rules.notation import split_move_text
 from ..rules.search import Solver, Stipulation
+from ..rules.themes import Line, auto_themes, difficulty
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
@@ -39,6 +41,21 @@ class DiagramProof:
     arrows: list[Move | tuple[int, int]] = field(default_factory=list)
     route: Move | None = None
     highlight: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PuzzleProof:
+    """What the uniqueness proof established about a puzzle, for the books."""
+
+    moves: list[Move]
+    """The main line (the author's solution), proven."""
+    defences: list[tuple[int, Move, list[Move]]]
+    """Key defences: (index in the main line, the defender's other reply, how the attacker wins on)."""
+    themes: list[str]
+    """Themes the engine recognises in the line."""
+    difficulty: int
+    nodes: int
+    seconds: float
 
 
 def _goal_words(stip: Stipulation, verb: bool = False) -> str:
@@ -70,6 +87,7 @@ class Verifier:
         self.lesson = lesson
         self.errors: list[SourceError] = []
         self.proofs: dict[Path, DiagramProof] = {}
+        self.puzzle_proofs: dict[Path, PuzzleProof] = {}
 
     def fail(self, where: Path, message: str) -> None:
         self.errors.append(self.doc.error(where, message))
@@ -448,15 +466,19 @@ class Verifier:
 
     def uniqueness(self, p: Puzzle) -> None:
         """Prove the solution against every defence, and each solver move the only one that works
-        (the last may share the finish with others)."""
+        (the last may share the finish with others); record the proof for the books."""
+        started = time.perf_counter()
         pos = p.position
         stip = Stipulation.parse(p.stipulation)
         solver = Solver(pos.variant, self.lesson.profile)
         solver.prepare(pos, stip)
         game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
         depth = len(p.solution)
-        attacker_plies = [j for j in range(depth) if j % 2 == 0]
-        last = attacker_plies[-1]
+        last = max(j for j in range(depth) if j % 2 == 0)
+        moves: list[Move] = []
+        defences: list[tuple[int, Move, list[Move]]] = []
+        choices = 0
+        ok = True
         for j, step in enumerate(p.solution):
             here = game.position
             move = here.parse_move(step.move.value)
@@ -474,4 +496,22 @@ class Verifier:
                 if others and j != last:
                     listing = ", ".join(here.move_text(m, long=True) for m in here.sorted_moves(others))
                     self.fail(step.move.where, f"second solution: {listing} also {_goal_words(stip, verb=True)}")
+                    ok = False
+            else:
+                replies = [m for m in here.legal_moves() if m != move]
+                choices += len(replies)
+                for r in replies[:3]:
+                    after = here.variant.generator.apply(*here.state, r)
+                    defences.append((j, r, solver.play_out(after, depth - j - 1)))
+            moves.append(move)
             game.push(move)
+        if ok:
+            line = Line(pos, tuple(moves))
+            self.puzzle_proofs[p.where] = PuzzleProof(
+                moves=moves,
+                defences=defences,
+                themes=auto_themes(line),
+                difficulty=difficulty(line, choices),
+                nodes=solver.nodes,
+                seconds=time.perf_counter() - started,
+            )

@@ -14,8 +14,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .. import __version__
+from .book import plan_books
 from .comparison import comparison_table
 from .site import Site
+
+BOOK_SLUG = "livro-de-golpes"
+"""Page name of a variant's puzzle book (kept apart from lesson slugs, which are single words)."""
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
 
@@ -38,6 +42,13 @@ class Words:
     pdf_collection: str
     comparison: str
     comparison_lead: str
+    pdf_book: str
+    reading: str
+    defences: str
+    level: str
+    index_theme: str
+    index_difficulty: str
+    book_link: str
     comparison_caption: str
     rule: str
 
@@ -65,6 +76,13 @@ PT = Words(
     pdf_lesson="Esta lição em PDF",
     pdf_collection="Todas as lições em PDF",
     comparison="Comparação das regras",
+    pdf_book="O livro de exercícios em PDF",
+    reading="Como ler os diagramas",
+    defences="Defesas",
+    level="nível",
+    index_theme="Índice por tema",
+    index_difficulty="Índice por dificuldade",
+    book_link="Livro de golpes: todos os exercícios, com soluções",
     comparison_lead="As regras de cada modalidade lado a lado. Cada célula leva ao diagrama que mostra a regra.",
     comparison_caption="Regras por modalidade (geradas a partir dos dados do motor de regras)",
     rule="Regra",
@@ -96,10 +114,16 @@ def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
         pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
             table=comparison_table(site), title=PT.comparison, root="", **common
         )
+    books = {b.variant.name: b for b in plan_books(site)}
     for v in site.variants:
+        book = books.get(v.name)
         pages[f"html/{v.name}/index.html"] = env.get_template("variant.html.j2").render(
-            v=v, title=v.title, root="../", **common
+            v=v, title=v.title, root="../", book=book, **common
         )
+        if book is not None:
+            pages[f"html/{v.name}/{BOOK_SLUG}.html"] = env.get_template("book.html.j2").render(
+                book=book, title=f"{book.title} · {v.title}", root="../", **common
+            )
         for lesson in v.lessons:
             pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
                 lesson=lesson, title=f"{lesson.title} · {v.title}", root="../", **{**common, "lang": lesson.language}

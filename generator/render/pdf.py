@@ -18,9 +18,12 @@ from typing import Any
 import typst
 
 from ..rules.errors import DamasError
+from .book import Book, book_data
 from .site import LessonItem, VariantItem
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "typst" / "book.typ"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "typst"
+TEMPLATE = TEMPLATES / "book.typ"
+PUZZLE_TEMPLATE = TEMPLATES / "puzzles.typ"
 WORK_DIR = "_typst"
 """Scratch folder inside the build root for the template and the JSON data; removed after the build."""
 
@@ -40,10 +43,11 @@ class PdfError(DamasError):
 
 @dataclass
 class PdfJob:
-    """One PDF to make: where it goes (relative to the build root) and its data."""
+    """One PDF to make: where it goes (relative to the build root), its data and its template."""
 
     output: str
     data: dict[str, Any]
+    template: Path = TEMPLATE
 
 
 def lesson_data(lesson: LessonItem) -> dict[str, Any]:
@@ -92,14 +96,16 @@ def _book(title: str, subtitle: str, lessons: list[LessonItem]) -> dict[str, Any
     }
 
 
-def jobs_for(variant: VariantItem) -> list[PdfJob]:
-    """One PDF per lesson and one collecting the variant's lessons."""
+def jobs_for(variant: VariantItem, book: Book | None = None) -> list[PdfJob]:
+    """One PDF per lesson, one collecting the variant's lessons, and the puzzle book if any."""
     jobs = [
         PdfJob(f"pdf/{variant.name}/{lesson.slug}.pdf", _book(lesson.title, variant.title, [lesson]))
         for lesson in variant.lessons
     ]
     if variant.lessons:
         jobs.append(PdfJob(f"pdf/{variant.name}.pdf", _book(variant.title, "Regras e exercícios", variant.lessons)))
+    if book is not None:
+        jobs.append(PdfJob(f"pdf/{variant.name}-golpes.pdf", book_data(book), PUZZLE_TEMPLATE))
     return jobs
 
 
@@ -107,9 +113,9 @@ def compile_job(root: Path, job: PdfJob, index: int) -> Path:
     """Compile one job inside ``root`` (which must already hold the SVG files)."""
     work = root / WORK_DIR
     work.mkdir(exist_ok=True)
-    template = work / "book.typ"
+    template = work / job.template.name
     if not template.exists():
-        shutil.copyfile(TEMPLATE, template)
+        shutil.copyfile(job.template, template)
     data_file = work / f"data-{index}.json"
     data_file.write_text(json.dumps(job.data, ensure_ascii=False), encoding="utf-8")
     out = root / job.output

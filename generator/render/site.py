@@ -11,7 +11,7 @@ from typing import Any
 
 from ..lessons.check import CheckedLesson
 from ..lessons.model import Diagram, Lesson, Puzzle
-from ..lessons.verify import DiagramProof
+from ..lessons.verify import DiagramProof, PuzzleProof
 from ..rules import Move, Position, Variant
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
@@ -54,8 +54,12 @@ class PuzzleItem:
     solution: str
     solution_moves: list[str]
     themes: list[str]
+    """The author's themes, then those the engine recognised."""
     difficulty: int | None
+    """The author's level, else the one computed from the proof."""
     caption: str
+    defences: list[str] = field(default_factory=list)
+    """Key defences: "18x27: 31x22x13 …" (the defender's other reply and how the solver wins on)."""
 
 
 @dataclass
@@ -203,7 +207,9 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                 diagrams=items,
             )
         )
-    puzzles = [plan_puzzle(lesson, p, n) for n, p in enumerate(lesson.puzzles, start=1)]
+    puzzles = [
+        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where)) for n, p in enumerate(lesson.puzzles, start=1)
+    ]
     return LessonItem(
         variant=lesson.variant,
         slug=lesson.slug,
@@ -217,7 +223,15 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     )
 
 
-def plan_puzzle(lesson: Lesson, p: Puzzle, number: int) -> PuzzleItem:
+def _line_text(pos: Position, moves: list[Move]) -> str:
+    out = []
+    for m in moves:
+        out.append(pos.move_text(m, long=True))
+        pos = pos.play(m)
+    return " ".join(out)
+
+
+def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None) -> PuzzleItem:
     pos = p.position
     texts: list[str] = []
     cur = pos
@@ -228,6 +242,18 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int) -> PuzzleItem:
     v = lesson.variant.name
     svg = diagram(pos, lang=_lang(lesson.language), uid=f"{v}-{lesson.slug}-p{number}")
     stip = stipulation_text(p, lesson.language)
+    themes = list(p.themes)
+    defences: list[str] = []
+    level = p.difficulty
+    if proof is not None:
+        themes += [t for t in proof.themes if t not in themes]
+        level = level or proof.difficulty
+        positions = [pos]
+        for m in proof.moves:
+            positions.append(positions[-1].play(m))
+        for j, reply, rest in proof.defences:
+            before = positions[j]
+            defences.append(f"{before.move_text(reply, long=True)} {_line_text(before.play(reply), rest)}".strip())
     return PuzzleItem(
         number=number,
         id=p.id,
@@ -237,9 +263,10 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int) -> PuzzleItem:
         stipulation=stip,
         solution=" ".join(texts),
         solution_moves=[t.value for t in (s.move for s in p.solution)],
-        themes=p.themes,
-        difficulty=p.difficulty,
+        themes=themes,
+        difficulty=level,
         caption=p.caption or "",
+        defences=defences,
     )
 
 

@@ -251,11 +251,13 @@ class Solver:
     def main_line(self, position: Position, move: Move, depth: int) -> list[Move]:
         """The solution played out: after ``move``, the defence that holds out longest and the
         attacker's quickest forcing reply, until the goal is reached."""
-        line = [move]
         if self.stip.goal == "draw":
-            return line
-        state = self.gen.apply(*position.state, move)
-        plies = depth - 1
+            return [move]
+        return [move, *self.play_out(self.gen.apply(*position.state, move), depth - 1)]
+
+    def play_out(self, state: tuple[int, int, int, int], plies: int) -> list[Move]:
+        """Best play from ``state`` (either side to move) while the goal stays forced."""
+        line: list[Move] = []
         while True:
             moves = self.gen.moves(*state)
             if not moves or self._achieved(state, moves) is not None:
