@@ -138,7 +138,9 @@ def _strong_vs_lone_king(pos: Position, allowed: set[tuple[int, int]]) -> int | 
 def _class_key(label: str, allowed: set[tuple[int, int]]) -> Condition:
     def cond(pos: Position) -> Hashable | None:
         strong = _strong_vs_lone_king(pos, allowed)
-        return None if strong is None else (label, strong)
+        # The key names the class only: in K v K either side is "strong", and a capture that
+        # swaps them must not restart the count.
+        return None if strong is None else (label,)
 
     return cond
 
@@ -170,7 +172,7 @@ def _lone_king_on_long_diagonal(pos: Position) -> Hashable | None:
     if strong is None:
         return None
     lone = pos.pieces(strong ^ 1)
-    return ("R5", strong) if lone & long_diagonal(pos.variant.geometry) else None
+    return ("R5",) if lone & long_diagonal(pos.variant.geometry) else None
 
 
 def _three_kings_hold_long_diagonal(pos: Position) -> Hashable | None:
@@ -178,7 +180,7 @@ def _three_kings_hold_long_diagonal(pos: Position) -> Hashable | None:
     if strong is None:
         return None
     held = pos.pieces(strong) & long_diagonal(pos.variant.geometry)
-    return ("P2", strong) if held else None
+    return ("P2",) if held else None
 
 
 # -- the rules of each federation ----------------------------------------------------------------

@@ -10,7 +10,9 @@ Counters can be given in a FEN (a documented extension of PDN FEN, read here and
 ``H<n>``   plies since the last capture or man move (the king-move rules: D2, R3, E2 ...)
 ``P<n>``   plies since the last capture or promotion (Russian 7.2.6, Portuguese P1);
            when absent it is taken equal to ``H`` (a promotion is a man move, so P >= H)
-``E<n>``   plies since the present endgame configuration arose (the short-ending rules)
+``E<n>``   plies since the present endgame configuration arose (the short-ending rules);
+           ``E<id>-<n>`` gives one rule's count when two endgame rules count differently
+           (Russian R2 and R5 can), e.g. ``:ER2-21:ER5-0``
 ``F<n>``   the number of the next full move, as PDN counts them (informational)
 =========  ==========================================================================
 
@@ -50,6 +52,8 @@ class Counters:
     """E: plies since the present endgame configuration arose."""
     move_number: int = 1
     """F: number of the next full move."""
+    endgame_rules: tuple[tuple[str, int], ...] = ()
+    """Per-rule endgame counts (rule id, plies) where they differ from ``endgame``."""
 
     @classmethod
     def from_fen(cls, fen: str) -> Counters:
@@ -59,8 +63,15 @@ class Counters:
             InvalidFenError: for a counter field that is not a number.
         """
         values: dict[str, int] = {}
+        per_rule: list[tuple[str, int]] = []
         for field in fen.strip().rstrip(".").split(":")[1:]:
             field = field.strip()
+            if field[:1] == "E" and "-" in field:
+                rule, _, n = field[1:].partition("-")
+                if not rule or not n.isdigit():
+                    raise InvalidFenError(fen, f"counter '{field}' must look like ER5-3 (rule id, plies)")
+                per_rule.append((rule, int(n)))
+                continue
             if len(field) >= 1 and field[0] in "HPEF" and field[0] not in values:
                 if not field[1:].isdigit():
                     raise InvalidFenError(fen, f"counter '{field}' must be a letter and a number, like H79")
@@ -69,7 +80,7 @@ class Counters:
         p = values.get("P", h)
         if p < h:
             raise InvalidFenError(fen, f"P{p} < H{h}: every capture or promotion also resets H, so P is at least H")
-        return cls(h, p, values.get("E", 0), max(1, values.get("F", 1)))
+        return cls(h, p, values.get("E", 0), max(1, values.get("F", 1)), tuple(per_rule))
 
     def text(self) -> str:
         """The FEN suffix, empty when every counter has its initial value."""
@@ -80,6 +91,7 @@ class Counters:
             parts.append(f"P{self.balance}")
         if self.endgame:
             parts.append(f"E{self.endgame}")
+        parts.extend(f"E{rule}-{n}" for rule, n in self.endgame_rules)
         if self.move_number != 1:
             parts.append(f"F{self.move_number}")
         return "".join(":" + p for p in parts)
@@ -180,7 +192,10 @@ class Game:
             counters.quiet,
             counters.balance,
             tuple(
-                None if (key := r.condition(position)) is None else (key, counters.endgame) for r in self._endgame_rules
+                None
+                if (key := r.condition(position)) is None
+                else (key, dict(counters.endgame_rules).get(r.id, counters.endgame))
+                for r in self._endgame_rules
             ),
             counters.move_number,
         )
@@ -209,8 +224,11 @@ class Game:
     @property
     def counters(self) -> Counters:
         f = self._frames[-1]
-        endgame = max((c[1] for c in f.endgame if c is not None), default=0)
-        return Counters(f.quiet, f.balance, endgame, f.move_number)
+        active = [(r.id, c[1]) for r, c in zip(self._endgame_rules, f.endgame, strict=True) if c is not None]
+        counts = {n for _, n in active}
+        if len(counts) <= 1:
+            return Counters(f.quiet, f.balance, counts.pop() if counts else 0, f.move_number)
+        return Counters(f.quiet, f.balance, 0, f.move_number, tuple(active))
 
     def repetitions(self) -> int:
         """How many times the current position (placement and side to move) has occurred."""

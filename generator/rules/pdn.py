@@ -441,7 +441,9 @@ class _Line:
                 game.comments.extend(self.before)
             self.before = []
         if self.setup is not None:
-            game._error(self.setup.line, self.setup.col, "setup is not followed by a move (ignored)", "warning")
+            game._error(
+                self.setup.line, self.setup.col, "setup is not followed by a move (ignored)", "warning"
+            )
             self.setup = None
 
 
@@ -596,7 +598,9 @@ class _Parser:
         g.errors = [replace(e, message=f"{g.name}: {e.message}") for e in g.errors]
 
 
-def read_pdn(text: str, default_variant: Variant | str = "international", path: str | None = None) -> list[PdnGame]:
+def read_pdn(
+    text: str, default_variant: Variant | str = "international", path: str | None = None
+) -> list[PdnGame]:
     """Every game of a PDN text.
 
     ``default_variant`` is used for games with neither a Variant nor a GameType tag; ``path`` only
@@ -818,7 +822,9 @@ class _Replayer:
             status = cur.status()
             pos = cur.position
             if status.is_over and status.winner is not None:
-                self.error(node.line, node.col, f"{where}move {node.label}: the game is already over ({status})")
+                self.error(
+                    node.line, node.col, f"{where}move {node.label}: the game is already over ({status})"
+                )
                 return cur, pushed, node, plies
             if status.is_over and not drawn_warned:
                 drawn_warned = True
@@ -1010,7 +1016,10 @@ def _line_words(nodes: Sequence[PdnNode], canonical: bool) -> list[str]:
             inner = _line_words(var, canonical)
             if inner:
                 inner[0] = "(" + inner[0]
-                inner[-1 if inner[-1] != "\n" else -2] += ")"
+                if inner[-1] == "\n":  # after a ';' comment the ')' goes on the next line
+                    inner.append(")")
+                else:
+                    inner[-1] += ")"
                 out.extend(inner)
             need_number = True
     return out
@@ -1086,8 +1095,9 @@ def game_to_pdn(
 ) -> PdnGame:
     """A :class:`PdnGame` holding an engine game's moves (for :func:`write_pdn`).
 
-    The start position goes into ``[SetUp "1"]`` + ``[FEN]`` when it is not the initial one; the
-    result defaults to the game's status (``*`` while it is ongoing).
+    The start position goes into ``[SetUp "1"]`` + ``[FEN]`` when it is not the initial one (without
+    the draw-rule counters a FEN may carry); the result defaults to the game's status (``*`` while it
+    is ongoing).
     """
     variant = game.variant
     g = PdnGame(index=index, tags=dict(tags or {}), variant=variant)
@@ -1095,11 +1105,10 @@ def game_to_pdn(
     if start != variant.start():
         g.tags.setdefault("SetUp", "1")
         g.tags.setdefault("FEN", start.fen())
-    replayed = Game(variant, start)
+    pos = start
     for move in game.moves:
-        pos = replayed.position
         g.moves.append(PdnNode(pos.move_text(move), move=move, before=pos))
-        replayed.push(move)
+        pos = pos.play(move)
     g.result = result or result_token(game.status().outcome, variant)
     g.tags.setdefault("Result", g.result)
     _number_moves(g, warn=False)
