@@ -17,6 +17,7 @@ import click
 from .render.cli_render import render
 from .rules import VARIANTS, DamasError, Position, Variant, get_variant
 from .rules.game import Game
+from .rules.pdn_cli import pdn
 from .rules.perft import divide, perft
 
 EXIT_CONTENT = 1
@@ -349,7 +350,7 @@ class _progress:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command, turning every expected error into one line and an exit code."""
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="damas", standalone_mode=False)
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="damas", standalone_mode=False)
     except click.exceptions.Exit as exc:  # --help, --version
         return exc.exit_code
     except click.exceptions.Abort:
@@ -367,10 +368,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except SystemExit as exc:  # commands exit with a code after printing their own report
         return int(exc.code or 0)
-    return 0
+    return code if isinstance(code, int) else 0  # ctx.exit(n) inside a command returns n here
 
 
 cli.add_command(render)
+cli.add_command(pdn)
 
 if __name__ == "__main__":
     sys.exit(main())

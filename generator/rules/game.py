@@ -130,12 +130,18 @@ class Status:
         return f"{self.outcome.value}: {self.text}"
 
     def result(self, variant: Variant) -> str:
-        """The PDN result token (``2-0``/``1-1``/``0-2`` for 10x10 games, else ``1-0`` ...)."""
+        """The PDN result token: the first mover's score first (``1-0`` is a Black win in
+        American checkers, PDN 2.0), ``2-0``/``1-1``/``0-2`` for 10x10 games."""
         ten = variant.geometry.width == 10
+        first_wins, second_wins = (
+            (Outcome.WHITE_WINS, Outcome.BLACK_WINS)
+            if variant.first_to_move == WHITE
+            else (Outcome.BLACK_WINS, Outcome.WHITE_WINS)
+        )
         return {
             Outcome.ONGOING: "*",
-            Outcome.WHITE_WINS: "2-0" if ten else "1-0",
-            Outcome.BLACK_WINS: "0-2" if ten else "0-1",
+            first_wins: "2-0" if ten else "1-0",
+            second_wins: "0-2" if ten else "0-1",
             Outcome.DRAW: "1-1" if ten else "1/2-1/2",
         }[self.outcome]
 
@@ -242,10 +248,15 @@ class Game:
 
     def push(self, move: Move) -> None:
         """Play a legal move (raises IllegalMoveError otherwise)."""
+        pos = self._frames[-1].position
+        if move not in pos.variant.generator.moves(*pos.state):
+            raise IllegalMoveError(f"{pos.move_text(move, long=True)} is not legal in {pos.fen()}")
+        self._push_legal(move)
+
+    def _push_legal(self, move: Move) -> None:
+        """Push a move already known to be legal here (found among the legal moves)."""
         f = self._frames[-1]
         pos = f.position
-        if move not in pos.legal_moves():
-            raise IllegalMoveError(f"{pos.move_text(move, long=True)} is not legal in {pos.fen()}")
         after = pos.play(move)
         captured = move.captures != 0
         quiet = 0 if captured or not move.king else f.quiet + 1
@@ -274,7 +285,7 @@ class Game:
         if status.is_over:
             raise GameOverError(f"the game is over ({status}); {text.strip()} cannot be played")
         move = self.position.parse_move(text)
-        self.push(move)
+        self._push_legal(move)
         return move
 
     def pop(self) -> Move:

@@ -104,6 +104,14 @@ class Geometry:
         return tuple(self.square(f, r) for f, r in cells)
 
     @cached_property
+    def notation_order(self) -> dict[Square, int]:
+        """Sort key of each square for listing moves: the square number on numbered boards,
+        files then ranks (a1, a3, ..., b2, ...) on algebraic ones."""
+        if self.numbering is Numbering.ALGEBRAIC:
+            return {sq: self.file_of(sq) * self.height + self.rank_of(sq) for sq in self.squares}
+        return {sq: i for i, sq in enumerate(self.squares)}
+
+    @cached_property
     def mask(self) -> int:
         """Bit set of all playing squares."""
         m = 0

@@ -441,9 +441,7 @@ class _Line:
                 game.comments.extend(self.before)
             self.before = []
         if self.setup is not None:
-            game._error(
-                self.setup.line, self.setup.col, "setup is not followed by a move (ignored)", "warning"
-            )
+            game._error(self.setup.line, self.setup.col, "setup is not followed by a move (ignored)", "warning")
             self.setup = None
 
 
@@ -598,9 +596,7 @@ class _Parser:
         g.errors = [replace(e, message=f"{g.name}: {e.message}") for e in g.errors]
 
 
-def read_pdn(
-    text: str, default_variant: Variant | str = "international", path: str | None = None
-) -> list[PdnGame]:
+def read_pdn(text: str, default_variant: Variant | str = "international", path: str | None = None) -> list[PdnGame]:
     """Every game of a PDN text.
 
     ``default_variant`` is used for games with neither a Variant nor a GameType tag; ``path`` only
@@ -822,9 +818,7 @@ class _Replayer:
             status = cur.status()
             pos = cur.position
             if status.is_over and status.winner is not None:
-                self.error(
-                    node.line, node.col, f"{where}move {node.label}: the game is already over ({status})"
-                )
+                self.error(node.line, node.col, f"{where}move {node.label}: the game is already over ({status})")
                 return cur, pushed, node, plies
             if status.is_over and not drawn_warned:
                 drawn_warned = True

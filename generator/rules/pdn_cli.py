@@ -7,7 +7,8 @@ when no file has an error (warnings allowed, unless ``--strict``), 1 when one ha
 mistakes (a missing file, an unknown variant or draw profile).
 
 The group is registered in :mod:`generator.cli`; it only lets :class:`~generator.rules.DamasError`
-and click exceptions escape.
+and click exceptions escape.  A failed check ends by raising :class:`PdnCheckFailed` (a DamasError),
+so that ``main()`` prints one summary line (``damas: pdn check: 1 error in 1 of 2 files``) and exits 1.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from .draws import PROFILES
 from .errors import DamasError
 from .pdn import PdnFileError, read_pdn_file, replay
 from .variants import VARIANTS, Variant, get_variant
+
+
+class PdnCheckFailed(DamasError):
+    """Some checked file had errors (each was already printed)."""
 
 
 class _VariantType(click.ParamType):
@@ -62,9 +67,7 @@ def pdn() -> None:
 )
 @click.option("--no-draw-rule", "disabled", multiple=True, metavar="ID", help="Switch one draw rule off.")
 @click.option("--strict", is_flag=True, help="Treat warnings (result mismatch, move numbers) as errors.")
-@click.pass_context
 def check(
-    ctx: click.Context,
     files: tuple[str, ...],
     variant: Variant,
     profile: str | None,
@@ -76,13 +79,15 @@ def check(
         raise click.BadParameter(
             f"unknown draw profile '{profile}' (known: {', '.join(PROFILES)})", param_hint="'--draw-profile'"
         )
-    failed = False
+    errors = 0
+    bad_files = set()
     for path in files:
         try:
             games = read_pdn_file(path, variant)
         except PdnFileError as exc:
             click.echo(str(exc), err=True)
-            failed = True
+            errors += 1
+            bad_files.add(path)
             continue
         if not games:
             click.echo(f"{path}: warning: no games found", err=True)
@@ -97,8 +102,12 @@ def check(
             for err in result.errors:
                 click.echo(str(err), err=True)
                 if err.is_error or strict:
-                    failed = True
+                    errors += 1
+                    bad_files.add(path)
             moves = f"{result.plies} move" + ("" if result.plies == 1 else "s")
             click.echo(f"{path}: game {game.index} ({game.players}): {result.summary}, {moves}")
-    if failed:
-        ctx.exit(1)
+    if errors:
+        raise PdnCheckFailed(
+            f"pdn check: {errors} error{'' if errors == 1 else 's'} in {len(bad_files)} of {len(files)} "
+            f"file{'' if len(files) == 1 else 's'}"
+        )

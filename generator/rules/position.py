@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .fen import parse_fen, write_fen
-from .geometry import BLACK, WHITE, Numbering, Square
+from .geometry import BLACK, WHITE, Square
 from .move import Move
 from .notation import move_text, parse_move
 from .variants import Goal, get_variant
@@ -96,18 +96,9 @@ class Position:
         return self.sorted_moves(self.variant.generator.moves(*self.state))
 
     def sorted_moves(self, moves: Iterable[Move]) -> list[Move]:
-        g = self.variant.geometry
-        if g.numbering is Numbering.ALGEBRAIC:
-
-            def order(sq: Square) -> tuple[int, int]:
-                return (g.file_of(sq), g.rank_of(sq))
-        else:
-            index = {sq: i for i, sq in enumerate(g.squares)}
-
-            def order(sq: Square) -> tuple[int, int]:
-                return (index[sq], 0)
-
-        return sorted(moves, key=lambda m: (order(m.origin), order(m.dest), [order(s) for s in m.path]))
+        """``moves`` in notation order: by origin, destination, then path."""
+        order = self.variant.geometry.notation_order
+        return sorted(moves, key=lambda m: (order[m.origin], order[m.dest], [order[s] for s in m.path]))
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; the move must be legal here (use ``parse_move`` for text)."""
