@@ -47,16 +47,19 @@ class CheckReport:
             "files": len(self.files),
             "lessons": len(self.lessons),
             "diagrams": len(diagrams),
-            "claims": sum(len(d.claims) for d in diagrams),
+            "claims": sum(1 for d in diagrams for c in d.claims if c is not None),
             "puzzles": sum(len(c.lesson.puzzles) for c in self.lessons),
             "errors": len(self.errors),
         }
 
 
 def display_path(path: FsPath) -> str:
-    """The path as the user would type it: relative to the working folder when inside it."""
+    """The path as the user would type it: as given, or relative to the working folder when an
+    absolute path lies inside it."""
+    if not path.is_absolute():
+        return str(path)
     try:
-        return os.path.relpath(path)
+        return str(path.relative_to(FsPath.cwd()))
     except ValueError:
         return str(path)
 
@@ -81,7 +84,7 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
     doc, errors = load_document(text, path)
     if doc is None:
         return None, errors
-    schema_errors = validate(doc)
+    schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
     invalid = {where for where, _ in schema_errors}
     lesson, build_errors = build_lesson(doc, invalid)
@@ -96,9 +99,12 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
 def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
     shown = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        return None, [SourceError(shown, 1, 1, f"not UTF-8 text (byte {exc.start}): save the file as UTF-8")]
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [SourceError(shown, line, col, "not UTF-8 text: save the file as UTF-8")]
     except OSError as exc:
         return None, [SourceError(shown, 1, 1, f"cannot read the file: {exc.strerror}")]
     return check_text(text, shown)
@@ -118,7 +124,9 @@ def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
             continue
         lesson = checked.lesson
         key = (lesson.variant.name, lesson.slug)
-        if key in slugs:
+        if not lesson.slug:
+            pass  # a missing slug is already reported
+        elif key in slugs:
             report.errors.append(checked.doc.error(("slug",), f"slug '{lesson.slug}' is already used by {slugs[key]}"))
         else:
             slugs[key] = lesson.path

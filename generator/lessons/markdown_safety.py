@@ -1,9 +1,10 @@
 """What lesson text may not contain: raw HTML, script links, images from the web.
 
-Lesson Markdown is rendered with raw HTML switched off, so markup could never run anyway; the
-checker still reports it, because an author who typed ``<b>`` or ``<script>`` expects something the
-page will not show.  Links may be web (http, https), mail or page-relative; images must be local,
-since the pages work offline.
+Lesson Markdown is rendered with raw HTML switched off and markdown-it's link validation on, so
+markup and ``javascript:`` links could never reach a page anyway; the checker still reports them,
+because an author who typed ``<b>`` or a script link expects something the page will not show.
+Links may be web (http, https), mail or page-relative; images must be local files, since the pages
+work offline.
 """
 
 from __future__ import annotations
@@ -19,36 +20,62 @@ SAFE_LINK_SCHEMES = {"", "http", "https", "mailto"}
 
 @cache
 def _parser() -> MarkdownIt:
-    # html=True only so that raw HTML shows up as tokens we can report; rendering keeps it off.
-    return MarkdownIt("commonmark", {"html": True})
+    # html=True and every link accepted, so that raw HTML and script links show up as tokens we can
+    # report; the renderer (generator.render.markdown) keeps both off.
+    md = MarkdownIt("commonmark", {"html": True})
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
+    return md
 
 
-def unsafe_markdown(text: str) -> list[tuple[int, str]]:
-    """(line within the text, 0-based; message) for every unsafe construct."""
-    problems: list[tuple[int, str]] = []
+def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) for every unsafe construct; line and column are 0-based positions
+    within ``text``."""
+    problems: list[tuple[int, int, str]] = []
+    lines = text.splitlines()
+    cursor = [0, 0]  # search position (line, column), so repeated snippets are found in order
+
+    def locate(snippet: str, block_line: int) -> tuple[int, int]:
+        start = max(block_line, cursor[0])
+        for i in range(start, len(lines)):
+            col = lines[i].find(snippet, cursor[1] if i == cursor[0] else 0)
+            if col >= 0:
+                cursor[0], cursor[1] = i, col + len(snippet)
+                return i, col
+        return block_line, 0
+
     for token in _parser().parse(text):
         line = token.map[0] if token.map else 0
         if token.type == "html_block":
-            problems.append((line, f"raw HTML is not allowed in lesson text: {_snippet(token.content)}"))
+            first = token.content.strip().splitlines()[0] if token.content.strip() else token.content
+            at = locate(first.strip(), line)
+            problems.append((*at, f"raw HTML is not allowed in lesson text: {_snippet(token.content)}"))
         for child in _walk(token):
             if child.type == "html_inline":
-                problems.append((line, f"raw HTML is not allowed in lesson text: {_snippet(child.content)}"))
+                at = locate(child.content, line)
+                problems.append((*at, f"raw HTML is not allowed in lesson text: {_snippet(child.content)}"))
             elif child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
-                scheme = urlparse(href).scheme.lower()
-                if scheme not in SAFE_LINK_SCHEMES:
+                if urlparse(href).scheme.lower() not in SAFE_LINK_SCHEMES:
+                    at = locate(_raw_target(href), line)
                     problems.append(
                         (
-                            line,
-                            f"link to '{_snippet(href)}' is not allowed (only http, https, mailto or "
-                            "links within the course)",
+                            *at,
+                            f"link to '{_snippet(href)}' is not allowed (only http, https, mailto or links "
+                            "within the course)",
                         )
                     )
             elif child.type == "image":
                 src = str(child.attrs.get("src", ""))
-                if urlparse(src).scheme:
-                    problems.append((line, f"image '{_snippet(src)}' is not local; pages must work offline"))
+                parsed = urlparse(src)
+                if parsed.scheme or parsed.netloc:
+                    at = locate(_raw_target(src), line)
+                    problems.append((*at, f"image '{_snippet(src)}' is not a local file; pages must work offline"))
     return problems
+
+
+def _raw_target(url: str) -> str:
+    """The start of a URL as it is probably written in the source (markdown-it normalises it)."""
+    return url.split("%")[0][:12] or url
 
 
 def _walk(token: Token) -> list[Token]:

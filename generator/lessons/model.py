@@ -17,7 +17,8 @@ from ..rules.game import Counters
 from .source import Document, Path, SourceError
 
 PIECE_CHARS = {"w": (WHITE, False), "W": (WHITE, True), "b": (BLACK, False), "B": (BLACK, True)}
-EMPTY_CHARS = {".", "-", "_"}
+EMPTY_PLAYING = "."
+LIGHT = "-"
 
 
 @dataclass
@@ -47,8 +48,9 @@ class Diagram:
     counters: Counters
     caption: str | None
     show: Show
-    claims: list[dict[str, Any]]
-    """Raw claim mappings; ``claim_where(i)`` locates them."""
+    claims: list[dict[str, Any] | None]
+    """Raw claim mappings (None where the claim is malformed and already reported);
+    ``claim_where(i)`` locates them."""
 
     def claim_where(self, i: int) -> Path:
         return (*self.where, "claims", i)
@@ -170,10 +172,11 @@ class _Builder:
         g = self.variant.geometry
         rows = [line.split() for line in text.splitlines() if line.strip()]
         if len(rows) != g.height:
-            self.fail(where, f"the board has {len(rows)} rows; a {self.variant.name} board has {g.height}")
+            self.fail(where, f"the board has {len(rows)} row(s); the {self.variant.name} board has {g.height}")
             return None
         white = black = kings = 0
         ok = True
+        mismatched: list[tuple[int, int, str]] = []
         raw_lines = [line for line in text.splitlines() if line.strip()]
         for r, cells in enumerate(rows):
             rank = g.height - 1 - r
@@ -185,16 +188,19 @@ class _Builder:
             offsets = _cell_offsets(line_text)
             for f, cell in enumerate(cells):
                 col = offsets[f]
-                if cell not in PIECE_CHARS and cell not in EMPTY_CHARS:
+                sq_name = f"{'abcdefghij'[f]}{rank + 1}"
+                playing = g.is_playing(f, rank)
+                if cell not in PIECE_CHARS and cell not in (EMPTY_PLAYING, LIGHT):
                     self.fail_cell(
-                        where, r, col, f"'{cell}' is not a square: use w b (men), W B (kings), . or - (empty)"
+                        where, r, col, f"'{cell}' is not a square: use w b (men), W B (kings), . (empty) or - (light)"
                     )
                     ok = False
                     continue
-                if cell in EMPTY_CHARS:
+                if cell in (LIGHT, EMPTY_PLAYING):
+                    if (cell == LIGHT) == playing:  # '-' on a playing square or '.' on a light one
+                        mismatched.append((r, col, sq_name))
                     continue
-                sq_name = f"{'abcdefghij'[f]}{rank + 1}"
-                if not g.is_playing(f, rank):
+                if not playing:
                     self.fail_cell(where, r, col, f"a piece on {sq_name}, a light square (not played on)")
                     ok = False
                     continue
@@ -216,6 +222,21 @@ class _Builder:
                     black |= 1 << sq
                 if king:
                     kings |= 1 << sq
+        if mismatched:
+            r, col, name = mismatched[0]
+            if g.orthogonal:
+                rule = "every square is played on this board: use '.' for empty squares"
+            else:
+                corner = "a playing" if g.is_playing(0, 0) else "a light"
+                rule = f"on the {self.variant.name} board a1 (bottom left) is {corner} square"
+            self.fail_cell(
+                where,
+                r,
+                col,
+                f"'.' and '-' do not match the board's colours at {name} and "
+                f"{len(mismatched) - 1} other square(s): '.' is an empty playing square, '-' a light one; {rule}",
+            )
+            ok = False
         if not ok:
             return None
         for color, bits in ((WHITE, white), (BLACK, black)):
@@ -304,55 +325,80 @@ def _cell_offsets(line: str) -> list[int]:
 
 
 def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list[SourceError]]:
-    """The typed lesson, skipping every subtree under a path in ``invalid`` (already reported by
-    the schema check).  Position errors are returned, located."""
+    """The typed lesson from a document whose schema errors (at the paths in ``invalid``) are
+    already reported.  Only what an error makes unusable is left out (a diagram whose position is
+    malformed, a claim with a wrong key), so every other claim is still verified in the same run.
+    Position errors are returned, located."""
     errors: list[SourceError] = []
     data = doc.data
-    if not isinstance(data, dict) or () in invalid:
-        return None, errors
-    if any(p[:1] in (("variant",),) for p in invalid) or "variant" not in data:
+
+    def bad(where: Path) -> bool:
+        """An error at ``where`` or inside it."""
+        return any(p[: len(where)] == where for p in invalid)
+
+    if not isinstance(data, dict) or bad(("variant",)) or "variant" not in data:
         return None, errors
     variant = get_variant(data["variant"])
     try:
-        profile = draw_profile(variant, data.get("draw_profile"))
+        profile = draw_profile(variant, None if bad(("draw_profile",)) else data.get("draw_profile"))
     except ValueError as exc:
         errors.append(doc.error(("draw_profile",), str(exc)))
         profile = draw_profile(variant)
     b = _Builder(doc, variant, errors)
 
-    def skipped(where: Path) -> bool:
-        return any(where[: len(p)] == p or p[: len(where)] == where for p in invalid)
+    def text(d: dict[str, Any], key: str, where: Path) -> str:
+        value = d.get(key)
+        return value if isinstance(value, str) and not bad((*where, key)) else ""
 
     sections = []
     for i, s in enumerate(_list(data.get("sections"))):
         w: Path = ("sections", i)
-        if any(p[:2] == w and len(p) <= 3 for p in invalid):
-            continue  # the section itself is malformed
+        if not isinstance(s, dict):
+            continue
         diagrams = []
         for j, d in enumerate(_list(s.get("diagrams"))):
             dw = (*w, "diagrams", j)
-            if skipped(dw):
+            if not isinstance(d, dict) or any(bad((*dw, k)) for k in ("position", "board", "turn", "counters")):
                 continue
+            d = dict(d)
+            if bad((*dw, "show")):
+                d.pop("show", None)
+            for key in ("caption", "id"):
+                if bad((*dw, key)):
+                    d.pop(key, None)
+            claims = d.get("claims")
+            d["claims"] = (
+                [None if bad((*dw, "claims", k)) else c for k, c in enumerate(claims)]
+                if isinstance(claims, list)
+                else []
+            )
             diagram = b.diagram(d, dw)
             if diagram is not None:
                 diagrams.append(diagram)
-        sections.append(Section(w, s.get("id"), s.get("title", ""), s.get("text", ""), diagrams))
+        ident = s.get("id") if not bad((*w, "id")) else None
+        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams))
     puzzles = []
     for i, p in enumerate(_list(data.get("puzzles"))):
         pw: Path = ("puzzles", i)
-        if skipped(pw):
+        essential = ("position", "board", "turn", "counters", "stipulation", "solution", "id")
+        if not isinstance(p, dict) or pw in invalid or any(bad((*pw, k)) for k in essential):
             continue
+        p = dict(p)
+        for key in ("themes", "difficulty", "caption"):
+            if bad((*pw, key)):
+                p.pop(key, None)
         puzzle = b.puzzle(p, pw)
         if puzzle is not None:
             puzzles.append(puzzle)
+    order = data.get("order", 0)
     lesson = Lesson(
         path=doc.path,
         variant=variant,
-        language=data.get("language", "pt-BR"),
-        title=data.get("title", ""),
-        slug=data.get("slug", ""),
-        summary=data.get("summary", ""),
-        order=data.get("order", 0),
+        language=text(data, "language", ()) or "pt-BR",
+        title=text(data, "title", ()),
+        slug=text(data, "slug", ()),
+        summary=text(data, "summary", ()),
+        order=order if isinstance(order, int) and not bad(("order",)) else 0,
         profile=profile,
         sections=sections,
         puzzles=puzzles,

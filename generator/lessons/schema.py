@@ -161,5 +161,5 @@ def validate(doc: Document) -> list[tuple[Path, SourceError]]:
     errors = []
     for err in _validator().iter_errors(doc.data):
         where, message, key = _message(err)
-        errors.append((tuple(err.absolute_path), doc.error(where, message, key=key)))
+        errors.append((where, doc.error(where, message, key=key)))
     return errors

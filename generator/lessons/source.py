@@ -18,6 +18,11 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 Path = tuple[str | int, ...]
 """Where a value sits in the document: keys and list indexes from the root."""
 
+ALLOWED_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "merge")
+)
+"""Plain YAML only: ``!!python/...`` and every other explicit tag is refused, never constructed."""
+
 MAX_NODES = 200_000
 """Refuse documents that expand (through aliases) to more nodes than any lesson needs."""
 
@@ -48,6 +53,8 @@ class Document:
     nodes: dict[Path, Node] = field(default_factory=dict)
     keys: dict[Path, Node] = field(default_factory=dict)
     """The key node of each mapping entry, for errors about the key itself."""
+    refused: set[Path] = field(default_factory=set)
+    """Values already reported as unreadable (a refused tag): later checks stay quiet about them."""
 
     def mark(self, where: Path, *, key: bool = False) -> tuple[int, int]:
         """(line, col), 1-based, of the value at ``where`` (or of its key), falling back to the
@@ -111,9 +118,11 @@ class _Walker:
         if self.count > MAX_NODES:
             raise _TooBig(node)
         self.doc.nodes[path] = node
-        if not node.tag.startswith("tag:yaml.org,2002:"):
-            self.errors.append(self.at(node, f"YAML tags such as '{node.tag}' are not allowed in lessons"))
-            return node.value if isinstance(node, ScalarNode) else None
+        if node.tag not in ALLOWED_TAGS:
+            tag = node.tag.removeprefix("tag:yaml.org,2002:")
+            self.errors.append(self.at(node, f"YAML tags such as '!!{tag}' are not allowed in lessons"))
+            self.doc.refused.add(path)
+            return None
         if id(node) in active:
             raise _Recursive(node)
         if isinstance(node, ScalarNode):
@@ -173,9 +182,13 @@ def load_document(text: str, path: str) -> tuple[Document | None, list[SourceErr
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "unreadable YAML"
         context = f" ({exc.context})" if exc.context and exc.problem else ""
+        if exc.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
+            # The file ended inside something left open: point at where it was opened.
+            mark = exc.context_mark
+            context = f" ({exc.context}, opened here and never closed)" if exc.context else " (never closed)"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         return None, [SourceError(path, line, col, f"YAML syntax error: {problem}{context}")]
     except yaml.YAMLError as exc:
         return None, [SourceError(path, 1, 1, f"YAML syntax error: {exc}")]

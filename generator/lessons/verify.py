@@ -14,8 +14,8 @@ from typing import Any
 
 from ..rules import DamasError, Move, Position
 from ..rules.draws import Repetition
-from ..rules.game import Game, GameOverError, Outcome
-from ..rules.notation import split_move_text
+from ..rules.game import Game, Outcome
+from ..rules.notation import fitting, split_move_text
 from ..rules.search import Solver, Stipulation
 from ..rules.themes import Line, auto_themes, difficulty
 from .markdown_safety import unsafe_markdown
@@ -56,6 +56,26 @@ class PuzzleProof:
     difficulty: int
     nodes: int
     seconds: float
+
+
+def _status_words(status: Any) -> str:
+    """ "still ongoing", "a white win (blocked: black cannot move)", "a draw (E2: ...)"."""
+    if not status.is_over:
+        return "still ongoing"
+    kind = {Outcome.WHITE_WINS: "a white win", Outcome.BLACK_WINS: "a black win", Outcome.DRAW: "a draw"}
+    return f"{kind[status.outcome]} ({status.reason}: {status.text})"
+
+
+def _why_illegal(pos: Position, squares: list[int]) -> str:
+    """Why no legal move is the one written: ``precedence`` (a complete capture along that route
+    exists, but the precedence law prefers another), ``capture-compulsory`` (it is a quiet move,
+    barred because a capture exists) or ``no-such-move``."""
+    every_capture, quiet = pos.variant.generator.unfiltered(*pos.state)
+    if fitting(pos, squares, every_capture):
+        return "precedence"
+    if every_capture and len(squares) == 2 and fitting(pos, squares, quiet):
+        return "capture-compulsory"
+    return "no-such-move"
 
 
 def _goal_words(stip: Stipulation, verb: bool = False) -> str:
@@ -110,14 +130,17 @@ class Verifier:
             return None
 
     def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | bool | None:
-        """The legal move named by the text, False if it names no legal move, None if unreadable."""
+        """The legal move named by the text, False if it names no legal move, None if unreadable or
+        ambiguous (reported)."""
         sq = self.squares(pos, text)
         if sq is None:
             return None
-        try:
-            return pos.parse_move(text.value, legal)
-        except DamasError:
-            return False
+        found = fitting(pos, sq, legal)
+        if len(found) > 1:
+            options = ", ".join(pos.move_text(m, long=True) for m in found)
+            self.fail(text.where, f"{text.value} is ambiguous: two legal captures fit; write the path ({options})")
+            return None
+        return found[0] if found else False
 
     # -- lesson ---------------------------------------------------------------------------------
 
@@ -157,8 +180,11 @@ class Verifier:
         for where, text in checks:
             if not isinstance(text, str):
                 continue
-            for line_in_text, message in unsafe_markdown(text):
+            for line_in_text, col_in_line, message in unsafe_markdown(text):
                 line, col = self.doc.text_line(where, line_in_text)
+                node = self.doc.nodes.get(where)
+                if getattr(node, "style", None) in ("|", ">"):
+                    col += col_in_line  # exact inside a block; a quoted value keeps its own mark
                 self.errors.append(SourceError(self.doc.path, line, col, message))
 
     def unique_ids(self) -> None:
@@ -204,7 +230,8 @@ class Verifier:
                     self.fail(d.show.route.where, f"route {d.show.route.value} is not a capture; use 'arrows'")
                 proof.route = move
         for i, claim in enumerate(d.claims):
-            self.claim(d, i, claim, legal, proof)
+            if claim is not None:
+                self.claim(d, i, claim, legal, proof)
 
     def claim(self, d: Diagram, i: int, c: dict[str, Any], legal: list[Move], proof: DiagramProof) -> None:
         where = d.claim_where(i)
@@ -304,8 +331,7 @@ class Verifier:
             return
         if why is None:
             return
-        sq = split_move_text(pos, text.value)
-        actual = pos.variant.generator.why_illegal(*pos.state, sq[0], sq[-1])
+        actual = _why_illegal(pos, split_move_text(pos, text.value))
         if actual != why:
             self.fail(
                 (*where, "why"),
@@ -316,35 +342,42 @@ class Verifier:
         pos = d.position
         game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
         texts = [Text(str(m), (*where, "line", j)) for j, m in enumerate(c["line"])]
-        forced = c.get("forced", False)
-        if isinstance(forced, list):
-            forced_texts = [str(f) for f in forced]
-            unknown = [f for f in forced_texts if f not in [t.value for t in texts]]
-            for j, f in enumerate(forced_texts):
-                if f in unknown:
-                    self.fail((*where, "forced", j), f"{f} is not a move of the line")
-        else:
-            forced_texts = []
+        played: list[tuple[Position, list[Move], Move]] = []
         for j, text in enumerate(texts):
             here = game.position
             here_legal = here.legal_moves()
             try:
                 move = game.play(text.value)
-            except GameOverError as exc:
-                self.fail(text.where, f"line move {j + 1}: {exc}")
-                return
             except DamasError as exc:
                 self.fail(text.where, f"line move {j + 1}: {exc}")
                 return
-            if j == 0:
-                proof.moves.append(move)
-            must_be_forced = (forced is True and j % 2 == 1) or text.value in forced_texts
-            if must_be_forced and len(here_legal) > 1:
+            played.append((here, here_legal, move))
+        if played:
+            proof.moves.append(played[0][2])
+        forced = c.get("forced", False)
+        must: set[int] = set()
+        if forced is True:
+            must = set(range(1, len(played), 2))  # every reply
+        elif isinstance(forced, list):
+            for k, f in enumerate(forced):
+                ftext = Text(str(f), (*where, "forced", k))
+                try:
+                    squares = split_move_text(pos, ftext.value)
+                except DamasError as exc:
+                    self.fail(ftext.where, str(exc))
+                    continue
+                hits = [j for j, (here, _, move) in enumerate(played) if fitting(here, squares, [move])]
+                if not hits:
+                    self.fail(ftext.where, f"{ftext.value} is not a move of the line")
+                must.update(hits[:1])
+        for j in sorted(must):
+            here, here_legal, move = played[j]
+            if len(here_legal) > 1:
                 others = [m for m in here_legal if m != move]
                 verb = "is" if len(others) == 1 else "are"
                 self.fail(
-                    text.where,
-                    f"claimed {text.value} is forced, but {_listing(here, others, here_legal)} {verb} also legal",
+                    texts[j].where,
+                    f"claimed {texts[j].value} is forced, but {_listing(here, others, here_legal)} {verb} also legal",
                 )
         if "position" in c:
             try:
@@ -364,7 +397,7 @@ class Verifier:
         status = game.status()
         claimed = OUTCOMES[c["result"]]
         reason = c.get("reason")
-        actual = OUTCOME_WORDS[status.outcome] + (f" ({status.reason}: {status.text})" if status.is_over else "")
+        actual = _status_words(status)
         if claimed is not status.outcome:
             self.fail((*where, "result"), f"claimed {c['result']} {when}, but the game is {actual}")
             return
@@ -433,6 +466,32 @@ class Verifier:
         if self.stipulation(p, game, attacker, promoted):
             self.uniqueness(p)
 
+    def _escape_message(self, solver: Solver, game: Game, p: Puzzle, j: int, depth: int, stip: Stipulation) -> str:
+        """Why the solution move at ply ``j`` does not force the goal: the first reply along the
+        author's own line that holds, or that the goal takes longer than the line."""
+        here = game.position
+        first = here.parse_move(p.solution[j].move.value)
+        plies = depth - j
+        head = f"{here.move_text(first, long=True)} does not force {_goal_words(stip)} within {plies} plies"
+        pos, line = here, []
+        fallback = ""
+        for k in range(j, depth):
+            move = pos.parse_move(p.solution[k].move.value)
+            if pos.turn != solver.attacker:
+                gen = pos.variant.generator
+                holding = [r for r in pos.legal_moves() if not solver.forced(gen.apply(*pos.state, r), plies - 1)]
+                after = f" after {_line_text(here, line)}" if line else ""
+                if holding and move not in holding:
+                    return f"{head}: the defence{after} escapes with {pos.move_text(holding[0], long=True)}"
+                if holding and not fallback:  # the author's own reply holds: look further along the line
+                    fallback = f"{head}: the defence{after} escapes with {pos.move_text(move, long=True)}"
+            line.append(move)
+            pos = pos.play(move)
+            plies -= 1
+        if fallback:
+            return fallback
+        return f"{head}: the line reaches it, but not against every defence in time; lengthen the solution"
+
     def stipulation(self, p: Puzzle, game: Game, attacker: int, promoted: bool) -> bool:
         """Is the stipulation met at the end of the main line?  Reports and returns False if not."""
         where = (*p.where, "stipulation")
@@ -484,13 +543,9 @@ class Verifier:
             move = here.parse_move(step.move.value)
             if j % 2 == 0:
                 winners = solver.winning_moves(game, depth - j)
-                text = here.move_text(move, long=True)
+                here.move_text(move, long=True)
                 if move not in winners:
-                    line = solver.refute(here, move, depth - j)
-                    self.fail(
-                        step.move.where,
-                        f"{text} does not force {_goal_words(stip)}: the defence escapes with {_line_text(here, line)}",
-                    )
+                    self.fail(step.move.where, self._escape_message(solver, game, p, j, depth, stip))
                     return
                 others = [m for m in winners if m != move]
                 if others and j != last:

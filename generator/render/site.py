@@ -195,7 +195,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                     caption=caption,
                     caption_html=inline_html(caption),
                     caption_runs=inline_runs(caption),
-                    claim_texts=[c["text"] for c in d.claims if isinstance(c.get("text"), str)],
+                    claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
                 )
             )
         sections.append(

@@ -12,8 +12,7 @@ men moves and the search for which men can start a capture use whole-board shift
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .geometry import BLACK, WHITE
 from .move import Move
@@ -65,16 +64,28 @@ class MoveGenerator:
         self.man_steps: tuple[tuple[int, ...], tuple[int, ...]] = man_steps
         self.man_jumps: tuple[tuple[int, ...], ...] = man_jumps
         self.king_dirs = (0, 1, 2, 3)
-        self.precedence_key = _precedence_key(variant.precedence)
+        self.precedence = variant.precedence
+        self.italian = variant.precedence is Precedence.ITALIAN
+        self.man_jump_shifts = tuple(tuple(self.shifts[d] for d in man_jumps[t]) for t in (WHITE, BLACK))
+        self.man_step_shifts = tuple(tuple(self.shifts[d] for d in man_steps[t]) for t in (WHITE, BLACK))
+        # short_jumps[d][sq]: (victim square, landing square) of a one-square jump, or None
+        nb = self.neighbours
+        self.short_jumps = tuple(
+            tuple(
+                (nb[d][sq], nb[d][nb[d][sq]]) if sq < len(nb[d]) and nb[d][sq] >= 0 and nb[d][nb[d][sq]] >= 0 else None
+                for sq in range(len(nb[d]))
+            )
+            for d in range(4)
+        )
 
     # -- public API on raw states ------------------------------------------------------------------
 
-    def moves(self, white: int, black: int, kings: int, turn: int) -> list[Move]:
+    def moves(self, white: int, black: int, kings: int, turn: int, *, merge: bool = True) -> list[Move]:
         """Every legal move of the side to move, duplicates (same origin, destination and captured set)
-        merged."""
+        merged; ``merge=False`` keeps one move per capture route, as "all paths" perft tables count."""
         me, opp = (white, black) if turn == WHITE else (black, white)
         occ = white | black
-        caps = self.captures(me, opp, kings, turn, occ)
+        caps = self.captures(me, opp, kings, turn, occ, merge=merge)
         if caps:
             return caps
         return self.quiet_moves(me, kings, turn, self.mask & ~occ)
@@ -83,14 +94,13 @@ class MoveGenerator:
         """``len(self.moves(...))`` without building quiet moves (bulk counting for perft)."""
         me, opp = (white, black) if turn == WHITE else (black, white)
         occ = white | black
-        caps = self.captures(me, opp, kings, turn, occ)
-        if caps:
-            return len(caps)
+        n = self.count_captures(me, opp, kings, turn, occ)
+        if n:
+            return n
         empty = self.mask & ~occ
         men = me & ~kings
-        n = 0
-        for d in self.man_steps[turn]:
-            n += (_shift(men, self.shifts[d]) & empty).bit_count()
+        for s in self.man_step_shifts[turn]:
+            n += (((men << s) if s > 0 else (men >> -s)) & empty).bit_count()
         kk = me & kings
         if kk:
             if self.flying:
@@ -139,19 +149,13 @@ class MoveGenerator:
         kings &= ~cap
         return white, black, kings, turn ^ 1
 
-    def why_illegal(self, white: int, black: int, kings: int, turn: int, origin: int, dest: int) -> str:
-        """Why no legal move goes from ``origin`` to ``dest``: ``capture-compulsory`` (a quiet move
-        there exists but a capture must be made), ``precedence`` (a complete capture there exists
-        but the precedence law prefers another) or ``no-such-move``."""
+    def unfiltered(self, white: int, black: int, kings: int, turn: int) -> tuple[list[Move], list[Move]]:
+        """(every complete capture, ignoring precedence; every quiet move, ignoring compulsion):
+        the moves the rules would allow without those two laws, to explain why a move is illegal."""
         me, opp = (white, black) if turn == WHITE else (black, white)
         occ = white | black
         every_capture = self.captures(me, opp, kings, turn, occ, precedence=False)
-        if any(m.origin == origin and m.dest == dest for m in every_capture):
-            return "precedence"
-        quiet = self.quiet_moves(me, kings, turn, self.mask & ~occ)
-        if every_capture and any(m.origin == origin and m.dest == dest for m in quiet):
-            return "capture-compulsory"
-        return "no-such-move"
+        return every_capture, self.quiet_moves(me, kings, turn, self.mask & ~occ)
 
     # -- quiet moves ------------------------------------------------------------------------------
 
@@ -196,33 +200,81 @@ class MoveGenerator:
         men = me & ~kings
         victims = opp if self.men_take_kings else opp & ~kings
         starts = 0
-        shifts = self.shifts
-        for d in self.man_jumps[turn]:
-            s = shifts[d]
+        for s in self.man_jump_shifts[turn]:
             if s > 0:
-                starts |= men & (victims >> s) & (empty >> (2 * s))
+                starts |= men & (victims >> s) & (empty >> (s + s))
             else:
-                starts |= men & (victims << -s) & (empty << (-2 * s))
+                starts |= men & (victims << -s) & (empty << -(s + s))
         kk = me & kings
         if kk:
             if self.flying:
                 starts |= kk
             else:
-                for s in shifts:
+                for s in self.shifts:
                     if s > 0:
-                        starts |= kk & (opp >> s) & (empty >> (2 * s))
+                        starts |= kk & (opp >> s) & (empty >> (s + s))
                     else:
-                        starts |= kk & (opp << -s) & (empty << (-2 * s))
+                        starts |= kk & (opp << -s) & (empty << -(s + s))
         return starts
 
-    def captures(self, me: int, opp: int, kings: int, turn: int, occ: int, *, precedence: bool = True) -> list[Move]:
+    def captures(
+        self, me: int, opp: int, kings: int, turn: int, occ: int, *, precedence: bool = True, merge: bool = True
+    ) -> list[Move]:
         """Every complete capture sequence that the precedence rule allows (all of them with
-        ``precedence=False``), duplicates merged."""
+        ``precedence=False``), duplicates merged unless ``merge=False``."""
         starts = self.capture_starts(me, opp, kings, turn, occ)
         if not starts:
             return []
-        found: dict[tuple[int, int, int], Move] = {}
-        neighbours = self.neighbours
+        found = self._search(me, opp, kings, turn, occ, starts, True, merge)
+        keys = self._preferred(found, opp & kings, kings) if precedence else list(found)
+        promo = self.promotion_mask[turn]
+        out = []
+        for key in keys:
+            origin, dest, capmask = key[:3]
+            path, captured, crowned = found[key]
+            was_king = bool((kings >> origin) & 1)
+            promotes = not was_king and (crowned or bool((promo >> dest) & 1))
+            out.append(Move(origin, dest, capmask, path, captured, was_king, promotes))
+        return out
+
+    def count_captures(self, me: int, opp: int, kings: int, turn: int, occ: int) -> int:
+        """``len(self.captures(...))``, without building moves or paths where the precedence rule
+        does not need the capture order (every rule but the Italian one)."""
+        starts = self.capture_starts(me, opp, kings, turn, occ)
+        if not starts:
+            return 0
+        found = self._search(me, opp, kings, turn, occ, starts, self.italian)
+        if len(found) < 2 or self.precedence is Precedence.FREE:
+            return len(found)
+        return len(self._preferred(found, opp & kings, kings))
+
+    def _preferred(
+        self, found: dict[tuple[int, int, int], Any], opp_kings: int, kings: int
+    ) -> list[tuple[int, int, int]]:
+        """The keys of the sequences the precedence law keeps (rules-spec §1.7)."""
+        rule = self.precedence
+        if rule is Precedence.FREE or len(found) < 2:
+            return list(found)
+        if rule is Precedence.MOST_PIECES:
+            scores: dict[tuple[int, ...], Any] = {k: k[2].bit_count() for k in found}
+        elif rule is Precedence.MOST_PIECES_THEN_KINGS:
+            scores = {k: (k[2].bit_count(), (k[2] & opp_kings).bit_count()) for k in found}
+        else:
+            scores = {k: _italian_key(k, found[k][1], kings, opp_kings) for k in found}
+        best = max(scores.values())
+        return [k for k, v in scores.items() if v == best]
+
+    def _search(
+        self, me: int, opp: int, kings: int, turn: int, occ: int, starts: int, full: bool, merge: bool = True
+    ) -> dict[tuple[int, ...], Any]:
+        """Depth-first search of every complete capture sequence from ``starts``.
+
+        Returns (origin, destination, captured set) -> (path, captured in order, crowned on the way)
+        when ``full``, else -> None (enough to count and to apply every precedence law but Italy's).
+        With ``merge=False`` the key also holds the path, so every route is kept.
+        """
+        found: dict[tuple[int, ...], Any] = {}
+        jumps = self.short_jumps
         rays = self.rays
         flying = self.flying
         immediate = self.immediate
@@ -236,13 +288,6 @@ class MoveGenerator:
         path: list[int] = []
         caplist: list[int] = []
         origin = 0
-        started_as_king = False
-
-        def finish(dest: int, capmask: int, crowned: bool) -> None:
-            key = (origin, dest, capmask)
-            if key not in found:
-                promotes = not started_as_king and (crowned or bool((promo >> dest) & 1))
-                found[key] = Move(origin, dest, capmask, (*path, dest), tuple(caplist), started_as_king, promotes)
 
         def extend(sq: int, king: bool, crowned: bool, capmask: int, occupied: int, last: int) -> bool:
             """Try every next jump from ``sq``; record finished sequences; True if any jump exists."""
@@ -272,11 +317,11 @@ class MoveGenerator:
                     if not landings:
                         continue
                 else:
-                    victim = neighbours[d][sq]
-                    if victim < 0 or not (victims >> victim) & 1:
+                    jump = jumps[d][sq]
+                    if jump is None:
                         continue
-                    land = neighbours[d][victim]
-                    if land < 0 or (occupied >> land) & 1:
+                    victim, land = jump
+                    if not (victims >> victim) & 1 or (occupied >> land) & 1:
                         continue
                     vbit = 1 << victim
                     after = occupied & ~vbit if immediate else occupied
@@ -303,45 +348,34 @@ class MoveGenerator:
                 # A flying king must land where it can jump on, if such a square exists (§1.7).
                 if not goes_on:
                     for land, now_crowned in ends:
-                        finish(land, newmask, now_crowned)
+                        key = (origin, land, newmask) if merge else (origin, land, newmask, (*path, land))
+                        if key not in found:
+                            found[key] = ((*path, land), tuple(caplist), now_crowned) if full else None
                 caplist.pop()
             return jumped
 
-        all_occ = occ
-        for origin in _squares(starts):
-            started_as_king = bool((kings >> origin) & 1)
+        while starts:
+            low = starts & -starts
+            origin = low.bit_length() - 1
+            starts ^= low
             path.append(origin)
-            extend(origin, started_as_king, False, 0, all_occ & ~(1 << origin), -2)
+            extend(origin, bool(kings & low), False, 0, occ & ~low, -2)
             path.pop()
-
-        moves = list(found.values())
-        key = self.precedence_key
-        if key is None or len(moves) < 2 or not precedence:
-            return moves
-        scores = [key(m, opp_kings) for m in moves]
-        best = max(scores)
-        return [m for m, s in zip(moves, scores, strict=True) if s == best]
+        return found
 
 
-def _precedence_key(rule: Precedence) -> Callable[[Move, int], object] | None:
-    """The comparison key of rules-spec §1.7: the legal captures are those with the greatest key."""
-    if rule is Precedence.FREE:
-        return None
-    if rule is Precedence.MOST_PIECES:
-        return lambda m, opp_kings: m.captures.bit_count()
-    if rule is Precedence.MOST_PIECES_THEN_KINGS:
-        return lambda m, opp_kings: (m.captures.bit_count(), (m.captures & opp_kings).bit_count())
-
-    def italian(m: Move, opp_kings: int) -> tuple[int, bool, int, int]:
-        # (a) pieces, (b) a king captures, (c) kings taken, (d) kings met earliest: a bit for each
-        # king at (31 - its place in capture order), so an earlier king makes a larger number.
-        order = 0
-        for i, sq in enumerate(m.captured):
-            if (opp_kings >> sq) & 1:
-                order |= 1 << (31 - i)
-        return (m.captures.bit_count(), m.king, (m.captures & opp_kings).bit_count(), order)
-
-    return italian
+def _italian_key(
+    key: tuple[int, int, int], captured: tuple[int, ...], kings: int, opp_kings: int
+) -> tuple[int, int, int, int]:
+    """FID precedence as a comparable key (rules-spec §1.7): (a) pieces, (b) a king captures,
+    (c) kings taken, (d) kings met earliest: a bit at (31 - place in capture order) per king, so an
+    earlier king makes a larger number."""
+    order = 0
+    for i, sq in enumerate(captured):
+        if (opp_kings >> sq) & 1:
+            order |= 1 << (31 - i)
+    capmask = key[2]
+    return (capmask.bit_count(), (kings >> key[0]) & 1, (capmask & opp_kings).bit_count(), order)
 
 
 __all__ = ["BLACK", "WHITE", "MoveGenerator", "State"]

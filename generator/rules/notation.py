@@ -81,17 +81,24 @@ def parse_move(pos: Position, text: str, legal: Sequence[Move] | None = None) ->
     squares = split_move_text(pos, text)
     if legal is None:
         legal = pos.legal_moves()
-    origin, dest = squares[0], squares[-1]
-    candidates = [m for m in legal if m.origin == origin and m.dest == dest]
-    if len(squares) > 2:
-        wanted = _captured_along(pos, squares)
-        candidates = [m for m in candidates if m.captures == wanted or _is_subsequence(squares, m.path)]
+    candidates = fitting(pos, squares, legal)
     if not candidates:
         raise IllegalMoveError(f"{text.strip()} is not legal here; legal: {_listing(pos, legal)}")
     if len(candidates) > 1:
         options = ", ".join(move_text(pos, m, long=True) for m in candidates)
         raise AmbiguousMoveError(f"{text.strip()} is ambiguous: write the path ({options})")
     return candidates[0]
+
+
+def fitting(pos: Position, squares: Sequence[int], moves: Sequence[Move]) -> list[Move]:
+    """The moves among ``moves`` that the written ``squares`` describe: same origin and
+    destination and, when more squares are written, the pieces between them or the same route."""
+    origin, dest = squares[0], squares[-1]
+    candidates = [m for m in moves if m.origin == origin and m.dest == dest]
+    if len(squares) > 2:
+        wanted = _captured_along(pos, squares)
+        candidates = [m for m in candidates if m.captures == wanted or _is_subsequence(squares, m.path)]
+    return candidates
 
 
 def _listing(pos: Position, legal: Sequence[Move]) -> str:

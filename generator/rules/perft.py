@@ -10,14 +10,27 @@ from .move import Move
 from .position import Position
 
 
-def perft(pos: Position, depth: int) -> int:
-    """Leaf count of the move tree below ``pos``."""
+def perft(pos: Position, depth: int, *, all_paths: bool = False) -> int:
+    """Leaf count of the move tree below ``pos``.
+
+    ``all_paths=True`` counts every capture route as its own move (the "all paths" column of the
+    published tables; the kish crate's Turkish figures are of that kind).
+    """
     if depth < 0:
         raise ValueError("depth must be at least 0")
     if depth == 0:
         return 1
     gen = pos.variant.generator
-    moves, count, apply = gen.moves, gen.count, gen.apply
+    apply = gen.apply
+    if all_paths:
+
+        def moves(w: int, b: int, k: int, t: int) -> list[Move]:
+            return gen.moves(w, b, k, t, merge=False)
+
+        def count(w: int, b: int, k: int, t: int) -> int:
+            return len(gen.moves(w, b, k, t, merge=False))
+    else:
+        moves, count = gen.moves, gen.count
 
     def walk(w: int, b: int, k: int, t: int, d: int) -> int:
         if d == 1:
