@@ -144,19 +144,22 @@ def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tup
 @click.argument("depth", type=click.IntRange(min=0, max=64))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
 @click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
+@click.option("--all-paths", is_flag=True, help="Count every capture route as its own move.")
 @RULE_OPTION
-def perft_command(variant: Variant, depth: int, fen: str, split: bool, rules: tuple[str, ...]) -> None:
+def perft_command(
+    variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, rules: tuple[str, ...]
+) -> None:
     """Count leaf positions DEPTH plies deep; the last line is the number."""
     pos = _position(_with_rules(variant, rules), fen)
     started = time.process_time()
     if split and depth >= 1:
         legal = pos.legal_moves()
         total = 0
-        for m, n in divide(pos, depth):
+        for m, n in divide(pos, depth, all_paths=all_paths):
             click.echo(f"{pos.move_text(m, legal=legal)}: {n}")
             total += n
     else:
-        total = perft(pos, depth)
+        total = perft(pos, depth, all_paths=all_paths)
     seconds = time.process_time() - started
     click.echo(f"{variant.name} perft {depth}: {seconds:.2f} s CPU", err=True)
     click.echo(str(total))

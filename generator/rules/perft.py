@@ -43,8 +43,11 @@ def perft(pos: Position, depth: int, *, all_paths: bool = False) -> int:
     return walk(*pos.state, depth)
 
 
-def divide(pos: Position, depth: int) -> list[tuple[Move, int]]:
+def divide(pos: Position, depth: int, *, all_paths: bool = False) -> list[tuple[Move, int]]:
     """perft split by first move, for comparing against another engine move by move."""
     if depth < 1:
         raise ValueError("divide needs depth 1 or more")
-    return [(m, perft(pos.play(m), depth - 1)) for m in pos.legal_moves()]
+    first = pos.legal_moves()
+    if all_paths:
+        first = pos.sorted_moves(pos.variant.generator.moves(*pos.state, merge=False))
+    return [(m, perft(pos.play(m), depth - 1, all_paths=all_paths)) for m in first]
