@@ -23,6 +23,9 @@ ALLOWED_TAGS = frozenset(
 )
 """Plain YAML only: ``!!python/...`` and every other explicit tag is refused, never constructed."""
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (six times faster), else the pure-Python one."""
+
 MAX_NODES = 200_000
 """Refuse documents that expand (through aliases) to more nodes than any lesson needs."""
 
@@ -179,7 +182,11 @@ def load_document(text: str, path: str) -> tuple[Document | None, list[SourceErr
     errors: list[SourceError] = []
     doc = Document(path, text, None)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            root = yaml.compose(text, Loader=_LOADER)
+        except yaml.YAMLError:
+            # Re-read with the pure-Python parser: its messages are the same on every machine.
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "unreadable YAML"
