@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "dev",
-    max_examples=60,
+    max_examples=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "ci",
-    max_examples=60,
+    max_examples=50,
     deadline=None,
     derandomize=True,
     database=None,
