@@ -7,6 +7,7 @@ stage succeeded, so a failed build never leaves a half-written ``output/``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -138,7 +139,8 @@ def _write(
         workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
         done = 0
         if workers > 1 and len(args) > 1:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # "spawn", not fork: forking after Typst has started its worker threads can deadlock.
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
                 for _ in pool.map(_compile, args):
                     done += 1
                     if progress:

@@ -146,9 +146,7 @@ def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tup
 @click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
 @click.option("--all-paths", is_flag=True, help="Count every capture route as its own move.")
 @RULE_OPTION
-def perft_command(
-    variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, rules: tuple[str, ...]
-) -> None:
+def perft_command(variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, rules: tuple[str, ...]) -> None:
     """Count leaf positions DEPTH plies deep; the last line is the number."""
     pos = _position(_with_rules(variant, rules), fen)
     started = time.process_time()

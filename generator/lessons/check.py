@@ -8,16 +8,25 @@ at the first error of a file, and one file's errors never hide another's.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
+from urllib.parse import urlparse
 
+from .markdown_safety import scan
 from .model import Lesson, build_lesson
 from .schema import validate
 from .source import Document, Path, SourceError, load_document
-from .verify import DiagramProof, PuzzleProof, Verifier
+from .verify import DiagramProof, PuzzleProof, Verifier, text_fields
 
 LESSON_SUFFIXES = (".yaml", ".yml")
+
+BOOK_SLUG = "livro-de-golpes"
+"""Page name of a variant's puzzle book."""
+RESERVED_SLUGS = {"index", BOOK_SLUG}
+"""Page names the build makes itself in each variant's folder: no lesson may take them."""
+ROOT_PAGES = {"index.html", "comparacao.html"}
 
 
 @dataclass
@@ -126,10 +135,58 @@ def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
         key = (lesson.variant.name, lesson.slug)
         if not lesson.slug:
             pass  # a missing slug is already reported
+        elif lesson.slug in RESERVED_SLUGS:
+            report.errors.append(
+                checked.doc.error(
+                    ("slug",), f"slug '{lesson.slug}' is the name of a page the build makes; choose another"
+                )
+            )
         elif key in slugs:
             report.errors.append(checked.doc.error(("slug",), f"slug '{lesson.slug}' is already used by {slugs[key]}"))
         else:
             slugs[key] = lesson.path
         report.lessons.append(checked)
+    report.errors.extend(_link_errors(report.lessons))
     report.errors.sort()
     return report
+
+
+def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
+    """Links between pages of the course must reach a page the build makes, and an anchor on it."""
+    pages: dict[str, set[str]] = {}
+    puzzles: dict[str, int] = {}
+    for c in lessons:
+        v = c.lesson.variant.name
+        pages[f"{v}/{c.lesson.slug}.html"] = c.lesson.anchors()
+        puzzles[v] = puzzles.get(v, 0) + len(c.lesson.puzzles)
+    for v, n in puzzles.items():
+        pages[f"{v}/index.html"] = {"conteudo"}
+        if n:
+            pages[f"{v}/{BOOK_SLUG}.html"] = {"conteudo", "como-ler", "exercicios", "indices"} | {
+                f"p{i}" for i in range(1, n + 1)
+            }
+    for root in ROOT_PAGES:
+        pages[root] = {"conteudo"}
+    errors = []
+    for c in lessons:
+        here = f"{c.lesson.variant.name}/{c.lesson.slug}.html"
+        for where, text in text_fields(c.doc.data):
+            for kind, href, line, col in scan(text):
+                parsed = urlparse(href)
+                if kind != "link" or parsed.scheme or parsed.netloc:
+                    continue
+                target = (
+                    here
+                    if not parsed.path
+                    else posixpath.normpath(posixpath.join(posixpath.dirname(here), parsed.path))
+                )
+                anchor = parsed.fragment
+                problem = None
+                if target not in pages:
+                    problem = f"link to '{href}': the course has no page {target}"
+                elif anchor and anchor not in pages[target]:
+                    problem = f"link to '{href}': {target} has no anchor '{anchor}'"
+                if problem:
+                    at = c.doc.text_position(where, line, col)
+                    errors.append(SourceError(c.doc.path, *at, problem))
+    return errors

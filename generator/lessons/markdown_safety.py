@@ -27,10 +27,10 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
-    """(line, column, message) for every unsafe construct; line and column are 0-based positions
-    within ``text``."""
-    problems: list[tuple[int, int, str]] = []
+def scan(text: str) -> list[tuple[str, str, int, int]]:
+    """Every raw HTML piece, link and image of a Markdown text: (kind, content or URL, line,
+    column), kinds ``html``, ``link``, ``image``; line and column are 0-based within ``text``."""
+    found: list[tuple[str, str, int, int]] = []
     lines = text.splitlines()
     cursor = [0, 0]  # search position (line, column), so repeated snippets are found in order
 
@@ -47,29 +47,36 @@ def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
         line = token.map[0] if token.map else 0
         if token.type == "html_block":
             first = token.content.strip().splitlines()[0] if token.content.strip() else token.content
-            at = locate(first.strip(), line)
-            problems.append((*at, f"raw HTML is not allowed in lesson text: {_snippet(token.content)}"))
+            found.append(("html", token.content, *locate(first.strip(), line)))
         for child in _walk(token):
             if child.type == "html_inline":
-                at = locate(child.content, line)
-                problems.append((*at, f"raw HTML is not allowed in lesson text: {_snippet(child.content)}"))
+                found.append(("html", child.content, *locate(child.content, line)))
             elif child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
-                if urlparse(href).scheme.lower() not in SAFE_LINK_SCHEMES:
-                    at = locate(_raw_target(href), line)
-                    problems.append(
-                        (
-                            *at,
-                            f"link to '{_snippet(href)}' is not allowed (only http, https, mailto or links "
-                            "within the course)",
-                        )
-                    )
+                found.append(("link", href, *locate(_raw_target(href), line)))
             elif child.type == "image":
                 src = str(child.attrs.get("src", ""))
-                parsed = urlparse(src)
-                if parsed.scheme or parsed.netloc:
-                    at = locate(_raw_target(src), line)
-                    problems.append((*at, f"image '{_snippet(src)}' is not a local file; pages must work offline"))
+                found.append(("image", src, *locate(_raw_target(src), line)))
+    return found
+
+
+def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) for every unsafe construct; line and column are 0-based positions
+    within ``text``."""
+    problems: list[tuple[int, int, str]] = []
+    for kind, value, line, col in scan(text):
+        if kind == "html":
+            problems.append((line, col, f"raw HTML is not allowed in lesson text: {_snippet(value)}"))
+        elif kind == "link" and urlparse(value).scheme.lower() not in SAFE_LINK_SCHEMES:
+            problems.append(
+                (
+                    line,
+                    col,
+                    f"link to '{_snippet(value)}' is not allowed (only http, https, mailto or links within the course)",
+                )
+            )
+        elif kind == "image" and (urlparse(value).scheme or urlparse(value).netloc):
+            problems.append((line, col, f"image '{_snippet(value)}' is not a local file; pages must work offline"))
     return problems
 
 

@@ -109,6 +109,22 @@ class Lesson:
     def diagrams(self) -> list[Diagram]:
         return [d for s in self.sections for d in s.diagrams]
 
+    def section_anchor(self, index: int) -> str:
+        """The page anchor of section ``index`` (0-based): its id, else ``secao-N``."""
+        return self.sections[index].id or f"secao-{index + 1}"
+
+    def diagram_anchors(self) -> list[str]:
+        """The page anchor of every diagram, in page order: its id, else ``diagrama-N``."""
+        return [d.id or f"diagrama-{n}" for n, d in enumerate(self.diagrams(), start=1)]
+
+    def anchors(self) -> set[str]:
+        """Every anchor a link may point at on this lesson's page."""
+        found = {self.section_anchor(i) for i in range(len(self.sections))} | set(self.diagram_anchors())
+        found |= {p.id for p in self.puzzles} | {"conteudo"}
+        if self.puzzles:
+            found.add("exercicios")
+        return found
+
 
 class _Builder:
     def __init__(self, doc: Document, variant: Variant, errors: list[SourceError]) -> None:

@@ -92,6 +92,15 @@ class Document:
             return self.mark(where)
         return i + 1, len(lines[i]) - len(lines[i].lstrip()) + 1
 
+    def text_position(self, where: Path, k: int, col: int) -> tuple[int, int]:
+        """Line and column of column ``col`` (0-based) on line ``k`` of a text value: exact inside a
+        block scalar, the value's own mark otherwise."""
+        line, column = self.text_line(where, k)
+        node = self.nodes.get(where)
+        if isinstance(node, ScalarNode) and node.style in ("|", ">"):
+            column += col
+        return line, column
+
     def block_cell(self, where: Path, row: int, col_in_row: int) -> tuple[int, int]:
         """Line and column of a character inside a literal block scalar (``board: |``), given
         its row (0-based line within the block) and 0-based column within that row's text."""

@@ -58,6 +58,39 @@ class PuzzleProof:
     seconds: float
 
 
+def text_fields(data: Any) -> list[tuple[Path, str]]:
+    """Every reader-facing text of a lesson document, with its path: what may hold Markdown."""
+    if not isinstance(data, dict):
+        return []
+    out: list[tuple[Path, Any]] = [(("summary",), data.get("summary")), (("title",), data.get("title"))]
+    for i, s in enumerate(_items(data.get("sections"))):
+        if not isinstance(s, dict):
+            continue
+        out.append((("sections", i, "text"), s.get("text")))
+        out.append((("sections", i, "title"), s.get("title")))
+        for j, d in enumerate(_items(s.get("diagrams"))):
+            if not isinstance(d, dict):
+                continue
+            out.append((("sections", i, "diagrams", j, "caption"), d.get("caption")))
+            for k, c in enumerate(_items(d.get("claims"))):
+                if not isinstance(c, dict):
+                    continue
+                out.append((("sections", i, "diagrams", j, "claims", k, "text"), c.get("text")))
+                for m, item in enumerate(_items(c.get("illegal"))):
+                    if isinstance(item, dict):
+                        out.append(
+                            (("sections", i, "diagrams", j, "claims", k, "illegal", m, "reason"), item.get("reason"))
+                        )
+    for i, p in enumerate(_items(data.get("puzzles"))):
+        if isinstance(p, dict):
+            out.append((("puzzles", i, "caption"), p.get("caption")))
+    return [(where, text) for where, text in out if isinstance(text, str)]
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _status_words(status: Any) -> str:
     """ "still ongoing", "a white win (blocked: black cannot move)", "a draw (E2: ...)"."""
     if not status.is_over:
@@ -154,37 +187,9 @@ class Verifier:
         return self.errors
 
     def text_safety(self) -> None:
-        data = self.doc.data
-        checks: list[tuple[Path, Any]] = [
-            (("summary",), data.get("summary")),
-            (("title",), data.get("title")),
-        ]
-        for i, s in enumerate(data.get("sections") or []):
-            if not isinstance(s, dict):
-                continue
-            checks.append((("sections", i, "text"), s.get("text")))
-            checks.append((("sections", i, "title"), s.get("title")))
-            for j, d in enumerate(s.get("diagrams") or []):
-                if isinstance(d, dict):
-                    checks.append((("sections", i, "diagrams", j, "caption"), d.get("caption")))
-                    for k, c in enumerate(d.get("claims") or []):
-                        if isinstance(c, dict):
-                            checks.append((("sections", i, "diagrams", j, "claims", k, "text"), c.get("text")))
-                            for m, item in enumerate(c.get("illegal") or []):
-                                if isinstance(item, dict):
-                                    w = ("sections", i, "diagrams", j, "claims", k, "illegal", m, "reason")
-                                    checks.append((w, item.get("reason")))
-        for i, p in enumerate(data.get("puzzles") or []):
-            if isinstance(p, dict):
-                checks.append((("puzzles", i, "caption"), p.get("caption")))
-        for where, text in checks:
-            if not isinstance(text, str):
-                continue
+        for where, text in text_fields(self.doc.data):
             for line_in_text, col_in_line, message in unsafe_markdown(text):
-                line, col = self.doc.text_line(where, line_in_text)
-                node = self.doc.nodes.get(where)
-                if getattr(node, "style", None) in ("|", ">"):
-                    col += col_in_line  # exact inside a block; a quoted value keeps its own mark
+                line, col = self.doc.text_position(where, line_in_text, col_in_line)
                 self.errors.append(SourceError(self.doc.path, line, col, message))
 
     def unique_ids(self) -> None:

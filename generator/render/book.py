@@ -110,7 +110,10 @@ def book_data(book: Book) -> dict[str, Any]:
     """The JSON the Typst template reads."""
     return {
         "title": book.title,
-        "subtitle": f"{len(book.puzzles)} exercícios com soluções",
+        "running": book.title,
+        "subtitle": "1 exercício com solução"
+        if len(book.puzzles) == 1
+        else f"{len(book.puzzles)} exercícios com soluções",
         "note": "Todas as soluções foram provadas pelo motor de regras do damas.",
         "lang": "pt",
         "region": "BR",

@@ -14,12 +14,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .. import __version__
+from ..lessons.check import BOOK_SLUG
 from .book import plan_books
 from .comparison import comparison_table
 from .site import Site
-
-BOOK_SLUG = "livro-de-golpes"
-"""Page name of a variant's puzzle book (kept apart from lesson slugs, which are single words)."""
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
 
@@ -112,7 +110,7 @@ def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
     }
     if len(site.variants) > 1:
         pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
-            table=comparison_table(site), title=PT.comparison, root="", **common
+            table=comparison_table(site), title=PT.comparison, root="", wide=True, **common
         )
     books = {b.variant.name: b for b in plan_books(site)}
     for v in site.variants:

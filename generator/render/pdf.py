@@ -50,6 +50,20 @@ class PdfJob:
     template: Path = TEMPLATE
 
 
+def _paper_links(value: Any) -> Any:
+    """Blocks/runs with links to other pages of the course turned into plain text: a PDF has no
+    ``golpes.html`` next to it.  Web and mail links stay."""
+    if isinstance(value, list):
+        return [_paper_links(v) for v in value]
+    if isinstance(value, dict):
+        out = {k: _paper_links(v) for k, v in value.items()}
+        link = out.get("link")
+        if isinstance(link, str) and not link.lower().startswith(("http://", "https://", "mailto:")):
+            out["link"] = None
+        return out
+    return value
+
+
 def lesson_data(lesson: LessonItem) -> dict[str, Any]:
     return {
         "title": lesson.title,
@@ -57,13 +71,13 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
         "sections": [
             {
                 "title": s.title,
-                "blocks": s.blocks,
+                "blocks": _paper_links(s.blocks),
                 "diagrams": [
                     {
                         "path": "/" + d.svg_path,
                         "alt": d.alt,
                         "number": d.number,
-                        "caption_runs": d.caption_runs,
+                        "caption_runs": _paper_links(d.caption_runs),
                         "claims": d.claim_texts,
                     }
                     for d in s.diagrams
@@ -84,10 +98,11 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
     }
 
 
-def _book(title: str, subtitle: str, lessons: list[LessonItem]) -> dict[str, Any]:
+def _book(title: str, subtitle: str, lessons: list[LessonItem], running: str) -> dict[str, Any]:
     return {
         "title": title,
         "subtitle": subtitle,
+        "running": running,
         "note": "Todos os lances foram conferidos pelo motor de regras do damas.",
         "lang": "pt",
         "region": "BR",
@@ -99,11 +114,16 @@ def _book(title: str, subtitle: str, lessons: list[LessonItem]) -> dict[str, Any
 def jobs_for(variant: VariantItem, book: Book | None = None) -> list[PdfJob]:
     """One PDF per lesson, one collecting the variant's lessons, and the puzzle book if any."""
     jobs = [
-        PdfJob(f"pdf/{variant.name}/{lesson.slug}.pdf", _book(lesson.title, variant.title, [lesson]))
+        PdfJob(f"pdf/{variant.name}/{lesson.slug}.pdf", _book(lesson.title, variant.title, [lesson], variant.title))
         for lesson in variant.lessons
     ]
     if variant.lessons:
-        jobs.append(PdfJob(f"pdf/{variant.name}.pdf", _book(variant.title, "Regras e exercícios", variant.lessons)))
+        jobs.append(
+            PdfJob(
+                f"pdf/{variant.name}.pdf",
+                _book(variant.title, "Regras e exercícios", variant.lessons, variant.title),
+            )
+        )
     if book is not None:
         jobs.append(PdfJob(f"pdf/{variant.name}-golpes.pdf", book_data(book), PUZZLE_TEMPLATE))
     return jobs

@@ -178,7 +178,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     v = lesson.variant.name
     sections: list[SectionItem] = []
     number = 0
-    for i, s in enumerate(lesson.sections, start=1):
+    anchors = lesson.diagram_anchors()
+    for i, s in enumerate(lesson.sections):
         items = []
         for d in s.diagrams:
             number += 1
@@ -188,7 +189,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
             items.append(
                 DiagramItem(
                     number=number,
-                    anchor=d.id or f"diagrama-{number}",
+                    anchor=anchors[number - 1],
                     svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
                     svg=_diagram_svg(d, proof, lesson, uid),
                     alt=_alt(d.position, caption, lesson.language),
@@ -201,7 +202,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         sections.append(
             SectionItem(
                 title=s.title,
-                anchor=s.id or f"secao-{i}",
+                anchor=lesson.section_anchor(i),
                 html=to_html(s.text),
                 blocks=to_blocks(s.text),
                 diagrams=items,

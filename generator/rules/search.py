@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from .variants import Variant
 
 QUIESCENCE_PLIES = 12
+_NEVER = 1 << 30
+"""A ply count no search reaches: "proven at -_NEVER" means the position itself meets the goal."""
 """How far past the depth bound pending captures are followed."""
 
 SEARCH_VERSION = 1
@@ -85,6 +87,20 @@ class _Zobrist:
                 bits ^= low
         return h
 
+    def after(self, h: int, state: tuple[int, int, int, int], move: Move) -> int:
+        """The hash of the position after ``move``, from the hash ``h`` of ``state`` (a few XORs
+        instead of a pass over every piece)."""
+        kings, turn = state[2], state[3]
+        keys = self.keys
+        own = 2 * turn  # kinds: 0 white man, 1 white king, 2 black man, 3 black king
+        was_king = (kings >> move.origin) & 1
+        h ^= keys[own + was_king][move.origin]
+        h ^= keys[own + (1 if was_king or move.promotes else 0)][move.dest]
+        other = 2 - own
+        for sq in move.captured:
+            h ^= keys[other + ((kings >> sq) & 1)][sq]
+        return h ^ self.black_to_move
+
 
 _ZOBRIST: dict[int, _Zobrist] = {}
 
@@ -127,7 +143,9 @@ class Solver:
         self.gen = variant.generator
         self.profile = profile
         self.nodes = 0
-        self.table: dict[tuple[int, int], bool] = {}
+        self.table: dict[int, tuple[int, int, int]] = {}
+        """Zobrist hash -> (fewest plies known to force the goal, most plies known not to, the move
+        index that decided it last)."""
         self._z = _Zobrist(variant.geometry.size)
         self.losing = variant.goal is GameGoal.LOSING
         self.stip = Stipulation("win")
@@ -168,26 +186,49 @@ class Solver:
 
     # -- search ---------------------------------------------------------------------------------
 
-    def forced(self, state: tuple[int, int, int, int], plies: int) -> bool:
-        """Can the attacker force the goal from ``state`` within ``plies`` (plus quiescence)?"""
+    def forced(self, state: tuple[int, int, int, int], plies: int, h: int | None = None) -> bool:
+        """Can the attacker force the goal from ``state`` within ``plies`` (plus quiescence)?
+
+        The table keeps, per position (Zobrist hash ``h``), the fewest plies known to win and the
+        most plies known not to: forcing within n plies implies forcing within more, so one entry
+        answers every depth outside that window.
+        """
         self.nodes += 1
+        if h is None:
+            h = self._z.hash(*state)
+        entry = self.table.get(h)
+        if entry is not None:
+            if plies >= entry[0]:
+                return True
+            if plies <= entry[1]:
+                return False
         moves = self.gen.moves(*state)
         decided = self._achieved(state, moves)
-        if decided is not None:
-            return decided
-        if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
-            return False
-        key = (self._z.hash(*state), plies)
-        cached = self.table.get(key)
-        if cached is not None:
-            return cached
-        apply = self.gen.apply
-        if state[3] == self.attacker:
-            result = any(self.forced(apply(*state, m), plies - 1) for m in moves)
+        best = entry[2] if entry is not None else 0
+        if decided is None and plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
+            decided, bound = False, plies
+        elif decided is not None:
+            bound = _NEVER
         else:
-            result = all(self.forced(apply(*state, m), plies - 1) for m in moves)
-        self.table[key] = result
-        return result
+            # Try first the move that decided this position at a smaller depth (it usually decides
+            # it again): the winning move at the attacker's nodes, the escape at the defender's.
+            order = [best, *(i for i in range(len(moves)) if i != best)] if best < len(moves) else range(len(moves))
+            apply, after = self.gen.apply, self._z.after
+            wanted = state[3] == self.attacker  # a child value that decides this node
+            decided = not wanted
+            for i in order:
+                m = moves[i]
+                if self.forced(apply(*state, m), plies - 1, after(h, state, m)) == wanted:
+                    decided, best = wanted, i
+                    break
+            bound = plies
+        proven, refuted = (entry[0], entry[1]) if entry is not None else (_NEVER, -_NEVER)
+        if decided:
+            proven = min(proven, bound if bound != _NEVER else -_NEVER)
+        else:
+            refuted = max(refuted, bound)
+        self.table[h] = (proven, refuted, best)
+        return decided
 
     def draw_forced(self, game: Game, plies: int) -> bool:
         """As ``forced`` for the draw goal, which needs the game history (repetition, counters)."""
@@ -264,7 +305,7 @@ class Solver:
                 break
             if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
                 break
-            budget = max(plies - 1, 0) + QUIESCENCE_PLIES
+            budget = max(plies - 1, 0)  # forced() itself plays out pending captures past the bound
             needs = [(self._need(self.gen.apply(*state, m), budget), i) for i, m in enumerate(moves)]
             if state[3] == self.attacker:
                 ok = [(n, i) for n, i in needs if n is not None]
