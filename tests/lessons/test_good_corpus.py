@@ -247,9 +247,11 @@ def test_windows_line_endings_and_bom_are_fine(tmp_path) -> None:
     src = (GOOD / "brazilian" / "lei-da-maioria.yaml").read_text("utf-8")
     (tmp_path / "crlf.yaml").write_bytes(src.replace("\n", "\r\n").encode("utf-8"))
     (tmp_path / "bom.yaml").write_bytes(src.replace("slug: lei-da-maioria", "slug: bom").encode("utf-8-sig"))
+    # the lesson links to empates.html: bring the page it links to
+    (tmp_path / "empates.yaml").write_bytes((GOOD / "brazilian" / "empates.yaml").read_bytes())
     report = check_paths([tmp_path])
     assert [str(e) for e in report.errors] == []
-    assert report.counts()["lessons"] == 2
+    assert report.counts()["lessons"] == 3
 
 
 def test_drawn_board_error_with_windows_line_endings_keeps_its_place(tmp_path, monkeypatch) -> None:
