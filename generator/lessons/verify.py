@@ -15,7 +15,7 @@ from typing import Any
 from ..rules import DamasError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
-from ..rules.notation import fitting, split_move_text
+from ..rules.notation import captured_along, fitting, split_move_text
 from ..rules.search import Solver, Stipulation
 from ..rules.themes import Line, auto_themes, difficulty
 from .markdown_safety import unsafe_markdown
@@ -106,9 +106,25 @@ def _why_illegal(pos: Position, squares: list[int]) -> str:
     every_capture, quiet = pos.variant.generator.unfiltered(*pos.state)
     if fitting(pos, squares, every_capture):
         return "precedence"
+    if any(_stops_short(pos, squares, m) for m in every_capture):
+        return "capture-incomplete"
     if every_capture and len(squares) == 2 and fitting(pos, squares, quiet):
         return "capture-compulsory"
     return "no-such-move"
+
+
+def _stops_short(pos: Position, squares: list[int], move: Move) -> bool:
+    """Is the written capture the start of ``move``: same origin, taking the pieces ``move`` takes
+    first, and no more?  Then it stops (or lands) where the piece could still capture."""
+    if move.origin != squares[0]:
+        return False
+    along = captured_along(pos, squares)
+    if not along or along == move.captures:
+        return False
+    first = 0
+    for sq in move.captured[: along.bit_count()]:
+        first |= 1 << sq
+    return first == along
 
 
 def _goal_words(stip: Stipulation, verb: bool = False) -> str:

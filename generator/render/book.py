@@ -136,6 +136,7 @@ def book_data(book: Book) -> dict[str, Any]:
                 "path": "/" + bp.item.svg_path,
                 "alt": bp.item.alt,
                 "stipulation": bp.item.stipulation,
+                "caption": bp.item.caption,
                 "solution": bp.item.solution,
                 "defences": bp.item.defences,
                 "difficulty": bp.item.difficulty or 0,

@@ -91,6 +91,7 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
                 "path": "/" + p.svg_path,
                 "alt": p.alt,
                 "stipulation": p.stipulation,
+                "caption": p.caption,
                 "solution": p.solution,
             }
             for p in lesson.puzzles

@@ -96,7 +96,7 @@ def fitting(pos: Position, squares: Sequence[int], moves: Sequence[Move]) -> lis
     origin, dest = squares[0], squares[-1]
     candidates = [m for m in moves if m.origin == origin and m.dest == dest]
     if len(squares) > 2:
-        wanted = _captured_along(pos, squares)
+        wanted = captured_along(pos, squares)
         candidates = [m for m in candidates if m.captures == wanted or _is_subsequence(squares, m.path)]
     return candidates
 
@@ -107,7 +107,7 @@ def _listing(pos: Position, legal: Sequence[Move]) -> str:
     return " ".join(move_text(pos, m, legal=legal) for m in pos.sorted_moves(legal))
 
 
-def _captured_along(pos: Position, squares: Sequence[int]) -> int | None:
+def captured_along(pos: Position, squares: Sequence[int]) -> int | None:
     """The opponent's pieces lying between consecutive written squares, or None when two written
     squares share no line (then only the path comparison can match)."""
     g = pos.variant.geometry
