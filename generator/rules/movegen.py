@@ -142,11 +142,12 @@ class MoveGenerator:
         else:
             black = (black ^ fb) | tb
             white &= ~cap
-        if kings & fb:
+        was_king = kings & fb
+        kings &= ~cap  # first: with immediate removal a piece may end on a square it captured
+        if was_king:
             kings = (kings ^ fb) | tb
         elif move.promotes:
             kings |= tb
-        kings &= ~cap
         return white, black, kings, turn ^ 1
 
     def unfiltered(self, white: int, black: int, kings: int, turn: int) -> tuple[list[Move], list[Move]]:
@@ -285,6 +286,7 @@ class MoveGenerator:
         man_dirs = self.man_jumps[turn]
         king_dirs = self.king_dirs
         opp_kings = opp & kings
+        italian = self.italian and full
         path: list[int] = []
         caplist: list[int] = []
         origin = 0
@@ -351,6 +353,12 @@ class MoveGenerator:
                         key = (origin, land, newmask) if merge else (origin, land, newmask, (*path, land))
                         if key not in found:
                             found[key] = ((*path, land), tuple(caplist), now_crowned) if full else None
+                        elif italian and _kings_order(tuple(caplist), opp_kings) > _kings_order(
+                            found[key][1], opp_kings
+                        ):
+                            # One move, several routes: the Italian law judges a move by its best route
+                            # (kings met earliest), so keep that route.
+                            found[key] = ((*path, land), tuple(caplist), now_crowned)
                 caplist.pop()
             return jumped
 
@@ -364,18 +372,28 @@ class MoveGenerator:
         return found
 
 
-def _italian_key(
-    key: tuple[int, int, int], captured: tuple[int, ...], kings: int, opp_kings: int
-) -> tuple[int, int, int, int]:
-    """FID precedence as a comparable key (rules-spec §1.7): (a) pieces, (b) a king captures,
-    (c) kings taken, (d) kings met earliest: a bit at (31 - place in capture order) per king, so an
-    earlier king makes a larger number."""
+def _kings_order(captured: tuple[int, ...], opp_kings: int) -> int:
+    """FID's "kings met earliest" as a number: a bit at (31 - place in capture order) per king, so
+    an earlier king makes a larger number (comparing the whole order, rules-spec §1.7, §14.11)."""
     order = 0
     for i, sq in enumerate(captured):
         if (opp_kings >> sq) & 1:
             order |= 1 << (31 - i)
+    return order
+
+
+def _italian_key(
+    key: tuple[int, ...], captured: tuple[int, ...], kings: int, opp_kings: int
+) -> tuple[int, int, int, int]:
+    """FID precedence as a comparable key (rules-spec §1.7): (a) pieces, (b) a king captures,
+    (c) kings taken, (d) kings met earliest."""
     capmask = key[2]
-    return (capmask.bit_count(), (kings >> key[0]) & 1, (capmask & opp_kings).bit_count(), order)
+    return (
+        capmask.bit_count(),
+        (kings >> key[0]) & 1,
+        (capmask & opp_kings).bit_count(),
+        _kings_order(captured, opp_kings),
+    )
 
 
 __all__ = ["BLACK", "WHITE", "MoveGenerator", "State"]
