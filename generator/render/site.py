@@ -133,12 +133,12 @@ def stipulation_text(puzzle: Puzzle, language: str) -> str:
         }[puzzle.goal]
         return f"{who} to play and {goal}."
     who = _SIDE_PT[side]
-    numbers = {1: "uma pedra", 2: "duas pedras", 3: "três pedras", 4: "quatro pedras", 5: "cinco pedras"}
+    numbers = {1: "uma peça", 2: "duas peças", 3: "três peças", 4: "quatro peças", 5: "cinco peças"}
     goal = {
         "win": "ganham",
         "promote": "fazem dama",
         "draw": "empatam",
-        "gain": f"ganham {numbers.get(puzzle.pieces, f'{puzzle.pieces} pedras')}",
+        "gain": f"ganham {numbers.get(puzzle.pieces, f'{puzzle.pieces} peças')}",
     }[puzzle.goal]
     return f"Jogam as {who} e {goal}."
 
