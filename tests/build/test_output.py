@@ -185,7 +185,7 @@ def test_puzzle_solution_is_behind_details(built: Built) -> None:
         assert "26-23 19x26 31x22x13" in m.group(1), f"{name}: solution not inside <details>"
         before = text[: m.start()]
         assert "26-23 19x26" not in before, f"{name}: solution visible before the toggle"
-        assert "Jogam as brancas e ganham uma pedra." in page.text
+        assert "Jogam as brancas e ganham uma peça." in page.text
 
 
 def test_brazilian_page_uses_algebraic_squares(built: Built) -> None:

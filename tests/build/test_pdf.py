@@ -224,7 +224,7 @@ def test_puzzle_solutions_come_after_the_puzzles(built: Built, name: str) -> Non
     whole = " ".join(texts)
     assert "Soluções" in whole
     assert SOLUTION in whole
-    stipulation = "Jogam as brancas e ganham uma pedra."
+    stipulation = "Jogam as brancas e ganham uma peça."
     assert stipulation in whole
     puzzle_page = next(i for i, t in enumerate(texts) if stipulation in t)
     solution_page = next(i for i, t in enumerate(texts) if SOLUTION in t)
