@@ -296,7 +296,7 @@ def schema() -> None:
 @click.option(
     "--lessons", "lessons_dir", default="lessons", show_default=True, type=click.Path(), help="Lesson folder."
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1: Typst is multithreaded).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1).")
 def build(out: str, variant_names: tuple[Variant, ...], formats: str, lessons_dir: str, jobs: int | None) -> None:
     """Check the lessons, then build HTML pages and PDFs into OUT."""
     from .build import FORMATS, BuildRefused
