@@ -52,19 +52,13 @@ PYDRAUGHTS_VERSION = "1.10.1"
 
 # Unique moves: capture routes with the same origin, destination and captured set count once.
 _INTERNATIONAL = [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398]
-_ENGLISH = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128, 388617999,
-            1766564893]
-_RUSSIAN = [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444,
-            2673979569]
-_BRAZILIAN = [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022, 105491257, 511882477,
-              2481546396]
-_ITALIAN = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058, 367911475,
-            1655211086]
+_ENGLISH = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128, 388617999, 1766564893]
+_RUSSIAN = [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444, 2673979569]
+_BRAZILIAN = [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022, 105491257, 511882477, 2481546396]
+_ITALIAN = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058, 367911475, 1655211086]
 # dctl's "Spanish" rule set, which rules-spec §13.2 takes as the Portuguese reference [UNV].
-_PORTUGUESE = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200, 365728331,
-               1637958247]
-_TURKISH = [8, 64, 708, 7538, 85090, 931312, 10782382, 123290300, 1454144462, 16991457316,
-            204403464784, 2455651059292]
+_PORTUGUESE = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200, 365728331, 1637958247]
+_TURKISH = [8, 64, 708, 7538, 85090, 931312, 10782382, 123290300, 1454144462, 16991457316, 204403464784, 2455651059292]
 
 PUBLISHED: dict[str, list[int]] = {
     "international": _INTERNATIONAL,
@@ -85,8 +79,7 @@ PUBLISHED_ALL_PATHS: dict[str, dict[int, int]] = {
     "american": {12: 388623673, 13: 1766623630},
     "russian": {8: 929905, 9: 4570667, 10: 22450628, 11: 110961169, 12: 545059387, 13: 2675994747},
     "brazilian": {8: 907836, 9: 4431847, 10: 21566606, 11: 105534946, 12: 512171742, 13: 2483592238},
-    "perde-ganha": {8: 907836, 9: 4431847, 10: 21566606, 11: 105534946, 12: 512171742,
-                    13: 2483592238},
+    "perde-ganha": {8: 907836, 9: 4431847, 10: 21566606, 11: 105534946, 12: 512171742, 13: 2483592238},
     "italian": {12: 367917147, 13: 1655269811},
     "portuguese": {12: 365734003, 13: 1638016958},
 }
@@ -210,8 +203,10 @@ def load_pydraughts():
         return None
     version = getattr(draughts, "__version__", "?")
     if version != PYDRAUGHTS_VERSION:
-        print(f"warning: py-draughts {version} found, this benchmark was written for {PYDRAUGHTS_VERSION}",
-              file=sys.stderr)
+        print(
+            f"warning: py-draughts {version} found, this benchmark was written for {PYDRAUGHTS_VERSION}",
+            file=sys.stderr,
+        )
     return draughts
 
 
@@ -301,9 +296,7 @@ def parse_depths(values: list[str], names: list[str], base: dict[str, int]) -> d
         if "=" in v:
             key, _, d = v.partition("=")
             key = key.strip().lower()
-            key = {"english": "american", "standard": "international", "giveaway": "antidraughts"}.get(
-                key, key
-            )
+            key = {"english": "american", "standard": "international", "giveaway": "antidraughts"}.get(key, key)
             if key in ("8x8", "10x10"):
                 for n in names:
                     if depth_class(n) == key:
@@ -347,8 +340,10 @@ def main(argv: list[str] | None = None) -> int:
 
     draughts = None if args.ours_only else load_pydraughts()
 
-    print(f"python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, CPU time from time.process_time(), best of {args.repeat}")
+    print(
+        f"python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.machine()}, CPU time from time.process_time(), best of {args.repeat}"
+    )
     if draughts is not None:
         print(f"py-draughts {draughts.__version__} from {Path(draughts.__file__).parent}")
     print()
@@ -369,21 +364,29 @@ def main(argv: list[str] | None = None) -> int:
         if status == "MISMATCH":
             failed = True
         print(f"{name:<14} depth {d:<2} published {fmt_count(exp):>13}")
-        print(f"  ours     perft()      {fmt_count(ours.count):>13}  {status:<14} "
-              f"{ours.cpu:8.2f} CPU-s  {fmt_rate(ours):>8} leaves/CPU-s")
+        print(
+            f"  ours     perft()      {fmt_count(ours.count):>13}  {status:<14} "
+            f"{ours.cpu:8.2f} CPU-s  {fmt_rate(ours):>8} leaves/CPU-s"
+        )
         if (p := row.ours_plain) is not None:
             if p.count != ours.count:
                 failed = True
                 row.notes.append(f"our plain walk counted {p.count}, perft() {ours.count}")
-            print(f"  ours     plain walk   {fmt_count(p.count):>13}  {check(name, d, p.count):<14} "
-                  f"{p.cpu:8.2f} CPU-s  {fmt_rate(p):>8} leaves/CPU-s")
+            print(
+                f"  ours     plain walk   {fmt_count(p.count):>13}  {check(name, d, p.count):<14} "
+                f"{p.cpu:8.2f} CPU-s  {fmt_rate(p):>8} leaves/CPU-s"
+            )
         if (t := row.theirs) is not None:
-            print(f"  py-d     plain walk   {fmt_count(t.count):>13}  {check(name, d, t.count):<14} "
-                  f"{t.cpu:8.2f} CPU-s  {fmt_rate(t):>8} leaves/CPU-s   ({THEIR_BOARDS[name]})")
+            print(
+                f"  py-d     plain walk   {fmt_count(t.count):>13}  {check(name, d, t.count):<14} "
+                f"{t.cpu:8.2f} CPU-s  {fmt_rate(t):>8} leaves/CPU-s   ({THEIR_BOARDS[name]})"
+            )
             if (o := row.theirs_own) is not None:
-                print(f"  py-d     turbo perft  {fmt_count(o.count):>13}  {check(name, d, o.count):<14} "
-                      f"{o.cpu:8.2f} CPU-s  {fmt_rate(o):>8} leaves/CPU-s   "
-                      "(draughts.engines.turbo.perft_from_board)")
+                print(
+                    f"  py-d     turbo perft  {fmt_count(o.count):>13}  {check(name, d, o.count):<14} "
+                    f"{o.cpu:8.2f} CPU-s  {fmt_rate(o):>8} leaves/CPU-s   "
+                    "(draughts.engines.turbo.perft_from_board)"
+                )
             if name == "american":
                 forced = their_plain(cls, d, force_captures=True)
                 st = check(name, d, forced)
@@ -393,9 +396,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"{fmt_count(forced)} ({st})"
                 )
                 print(f"  py-d     captures forced by the wrapper: {fmt_count(forced)} {st}")
-            print(f"  ratio ours/py-d: perft() {fmt_ratio(row.ours, row.theirs)}, "
-                  f"plain {fmt_ratio(row.ours_plain, row.theirs)}"
-                  + (f", perft() vs turbo {fmt_ratio(row.ours, row.theirs_own)}" if row.theirs_own else ""))
+            print(
+                f"  ratio ours/py-d: perft() {fmt_ratio(row.ours, row.theirs)}, "
+                f"plain {fmt_ratio(row.ours_plain, row.theirs)}"
+                + (f", perft() vs turbo {fmt_ratio(row.ours, row.theirs_own)}" if row.theirs_own else "")
+            )
         rows.append(row)
         for n in row.notes:
             print(f"  note: {n}")
@@ -421,11 +426,18 @@ def print_markdown(rows: list[Row], with_theirs: bool, with_plain: bool) -> None
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(" --- " for _ in head) + "|")
     for r in rows:
-        cells = [r.name, str(r.depth), fmt_count(published(r.name, r.depth)), fmt_count(r.ours.count),
-                 check(r.name, r.depth, r.ours.count)]
+        cells = [
+            r.name,
+            str(r.depth),
+            fmt_count(published(r.name, r.depth)),
+            fmt_count(r.ours.count),
+            check(r.name, r.depth, r.ours.count),
+        ]
         if with_theirs:
-            cells += [fmt_count(r.theirs.count if r.theirs else None),
-                      check(r.name, r.depth, r.theirs.count if r.theirs else None)]
+            cells += [
+                fmt_count(r.theirs.count if r.theirs else None),
+                check(r.name, r.depth, r.theirs.count if r.theirs else None),
+            ]
         cells += [fmt_rate(r.ours)]
         if with_plain:
             cells += [fmt_rate(r.ours_plain)]
@@ -441,9 +453,7 @@ def print_markdown(rows: list[Row], with_theirs: bool, with_plain: bool) -> None
         text += "plain = generate/apply walk with len(moves) at the last ply"
         text += " on both sides (py-draughts: Board.legal_moves/push/pop). " if with_theirs else ". "
     if with_theirs:
-        text += (
-            "py-d turbo perft = draughts.engines.turbo.perft_from_board (10x10 International only). "
-        )
+        text += "py-d turbo perft = draughts.engines.turbo.perft_from_board (10x10 International only). "
     text += (
         "Portuguese reference = dctl's Spanish column [UNV, rules-spec §13.2]; "
         "perde-ganha = Brazilian and antidraughts = International moves."

@@ -73,9 +73,7 @@ def _fail(root: Path, job: pdf_stage.PdfJob, index: int) -> Path:
     raise PdfError(f"typst failed on {job.output}: simulated")
 
 
-def test_pdf_failure_keeps_the_old_output(
-    lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_pdf_failure_keeps_the_old_output(lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "site"
     before = good_build(lessons_dir, out)
     monkeypatch.setattr(pdf_stage, "compile_job", _fail)

@@ -204,9 +204,7 @@ def test_every_sample_round_trips(name: str) -> None:
     again = read_pdn(written)
     assert [g.tags for g in again] == [g.tags for g in games]
     assert [g.result for g in again] == [g.result for g in games]
-    assert [[n.comments_after for n in g.moves] for g in again] == [
-        [n.comments_after for n in g.moves] for g in games
-    ]
+    assert [[n.comments_after for n in g.moves] for g in again] == [[n.comments_after for n in g.moves] for g in games]
     for old, new in zip(games, again, strict=True):
         r = replay(new)
         assert r.errors == []
@@ -283,9 +281,7 @@ def test_illegal_move_is_reported_at_its_line_column_and_move_number() -> None:
     (err,) = r.errors
     assert (err.line, err.col, err.severity) == (18, 5, "error")
     assert err.path == str(DATA / "illegal.pdn")
-    assert err.message.startswith(
-        "game 2 (Club, Ana - Bia): move 12... 13-19 is not legal here; legal: 4-10 5-10 6-11"
-    )
+    assert err.message.startswith("game 2 (Club, Ana - Bia): move 12... 13-19 is not legal here; legal: 4-10 5-10 6-11")
     assert str(err).startswith(f"{DATA / 'illegal.pdn'}:18:5: game 2 (Club, Ana - Bia): move 12... 13-19")
     assert r.status is None and r.plies == 23 and r.stopped_at is games[1].moves[23]
     assert r.summary == "stopped at move 12... 13-19"
@@ -309,9 +305,7 @@ def test_errors_in_variations_name_the_variation() -> None:
     (g,) = read_pdn(text, path="v.pdn")
     r = replay(g)
     (err,) = r.errors
-    assert str(err).startswith(
-        "v.pdn:1:35: game 1: in a variation, move 2... 12-18 is not legal here; legal: 23x32"
-    )
+    assert str(err).startswith("v.pdn:1:35: game 1: in a variation, move 2... 12-18 is not legal here; legal: 23x32")
     assert r.plies == 4 and str(r.status) == "ongoing"  # the main line goes on
 
 
@@ -336,10 +330,7 @@ def test_result_tag_and_token_disagree() -> None:
 
 
 def test_moves_after_a_draw_rule_warn_and_moves_after_a_win_fail() -> None:
-    drawn = (
-        '[GameType "21"] [FEN "B:W29,K27:B4,K6"] '
-        "1. 6-10 27-32 2. 10-6 32-27 3. 6-10 27-32 4. 10-6 32-27 5. 6-10 *"
-    )
+    drawn = '[GameType "21"] [FEN "B:W29,K27:B4,K6"] 1. 6-10 27-32 2. 10-6 32-27 3. 6-10 27-32 4. 10-6 32-27 5. 6-10 *'
     r = replay(read_pdn(drawn)[0])
     (w,) = r.errors
     assert w.severity == "warning"
@@ -348,10 +339,7 @@ def test_moves_after_a_draw_rule_warn_and_moves_after_a_win_fail() -> None:
     won = '[GameType "25"] [FEN "W:Wb6:Bc7,f6"] 1. b6:h4 h6-g5 *'
     r = replay(read_pdn(won)[0])
     (e,) = r.errors
-    assert (
-        e.is_error
-        and "move 1... h6-g5: the game is already over (white wins: black has no pieces)" in e.message
-    )
+    assert e.is_error and "move 1... h6-g5: the game is already over (white wins: black has no pieces)" in e.message
 
 
 def test_bad_fen_and_unknown_rules_are_errors_at_their_tag() -> None:
@@ -377,10 +365,7 @@ def test_variant_tag_wins_over_gametype_and_the_default() -> None:
     (g,) = read_pdn('[GameType "20"] [Variant "Perde-Ganha"] 1. c3-d4 *')
     assert g.variant.name == "perde-ganha"
     (w,) = g.errors
-    assert (
-        w.severity == "warning"
-        and "GameType 20 does not match Variant perde-ganha (GameType 26)" in w.message
-    )
+    assert w.severity == "warning" and "GameType 20 does not match Variant perde-ganha (GameType 26)" in w.message
     (g,) = read_pdn("1. 11-15 *", default_variant="american")
     assert g.variant.name == "american" and replay(g).errors == []
     (g,) = read_pdn("1. 11-15 *")  # PDN's default is International, where 11-15 is a black move
@@ -478,9 +463,7 @@ def test_syntax_errors_have_positions() -> None:
         (3, 40, "game 1 (x): comment '{' is never closed with '}'"),
     ]
     (g,) = read_pdn("1. 32-28 (18-23 *")
-    assert [(e.col, e.message) for e in g.errors if e.is_error] == [
-        (10, "game 1: '(' is never closed with ')'")
-    ]
+    assert [(e.col, e.message) for e in g.errors if e.is_error] == [(10, "game 1: '(' is never closed with ')'")]
 
 
 def test_game_boundaries() -> None:
@@ -535,9 +518,7 @@ def test_cli_check_reports_errors_and_exits_1() -> None:
     # the summary goes up as a DamasError, which damas' main() prints as "damas: ..." with exit 1
     assert isinstance(r.exception, PdnCheckFailed) and isinstance(r.exception, DamasError)
     assert str(r.exception) == "pdn check: 1 error in 1 of 1 file"
-    assert r.stderr.startswith(
-        f"{path}:18:5: game 2 (Club, Ana - Bia): move 12... 13-19 is not legal here; legal: "
-    )
+    assert r.stderr.startswith(f"{path}:18:5: game 2 (Club, Ana - Bia): move 12... 13-19 is not legal here; legal: ")
     assert len(r.stderr.splitlines()) == 1
     assert r.stdout.splitlines() == [
         f"{path}: game 1 (Carla - Duda): ongoing, 4 moves",
@@ -583,14 +564,11 @@ def test_cli_options_variant_draw_profile_strict(tmp_path: Path) -> None:
     assert "draw profile 'fmjd' is not one of american's" in r.stderr
 
     warned = tmp_path / "warned.pdn"
-    warned.write_text(
-        text_of("american.pdn").replace("{third time} 1/2-1/2", "{third time} 0-1"), encoding="utf-8"
-    )
+    warned.write_text(text_of("american.pdn").replace("{third time} 1/2-1/2", "{third time} 0-1"), encoding="utf-8")
     r = runner().invoke(pdn, ["check", str(warned)])
     assert r.exit_code == 0
     assert r.stderr.splitlines() == [
-        f"{warned}:18:70: warning: game 2 (Kings shuffle, B - A): "
-        'result 0-1 does not match [Result "1/2-1/2"]',
+        f'{warned}:18:70: warning: game 2 (Kings shuffle, B - A): result 0-1 does not match [Result "1/2-1/2"]',
         f"{warned}:18:70: warning: game 2 (Kings shuffle, B - A): result 0-1 (white wins) but the final "
         "position is draw: threefold repetition (1/2-1/2)",
     ]
