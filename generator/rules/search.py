@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from .variants import Variant
 
 QUIESCENCE_PLIES = 12
+"""How far past the depth bound pending captures are followed."""
+
 _NEVER = 1 << 30
 """A ply count no search reaches: "proven at -_NEVER" means the position itself meets the goal."""
-"""How far past the depth bound pending captures are followed."""
 
 SEARCH_VERSION = 1
 """Bumped whenever the meaning of a proof changes (stamped on solver output)."""
@@ -176,6 +177,8 @@ class Solver:
         ``moves`` are the legal moves of the side to move here.
         """
         if not moves:  # the game is over: the side to move has no move
+            # Winning the game meets every goal but a draw: a defender never "escapes" losing two
+            # pieces by losing the game instead.
             attacker_wins = (state[3] == self.attacker) == self.losing
             return attacker_wins and self.stip.goal != "draw"
         if self.stip.goal in ("win", "draw") or moves[0].captures:

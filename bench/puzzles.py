@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Puzzle-proof benchmark: how long ``damas check`` takes to prove each puzzle of the course.
+
+Every lesson file under the given folders (default ``lessons/``) is checked with
+``generator.lessons.check.check_file``; then each puzzle's full proof is run again on its own and
+timed with ``time.perf_counter``: ``Verifier(doc, lesson).puzzle(p)``, i.e. the line replayed move
+by move (legality, forced or listed replies), the stipulation at its end, and the uniqueness proof
+(every defence, the only first move, the key defences played out for the book).  The node count is
+the solver's (``PuzzleProof.nodes``).
+
+Figures are printed per variant and overall: median and worst time, median and largest node count.
+Target on the 2-core reference machine: median < 50 ms and worst < 1 s per puzzle.
+
+When the course has fewer than ``--min-puzzles`` puzzles (the lessons are still being written), the
+puzzles of the solver tests (tests/search/catalog.py) are timed too, marked ``tests``;
+``--with-tests`` always adds them.
+
+Usage::
+
+    python3 bench/puzzles.py                     # lessons/, 3 runs per puzzle, best run counts
+    python3 bench/puzzles.py lessons/brazilian --repeat 5 --slowest 10
+    python3 bench/puzzles.py --with-tests --json
+    python3 bench/puzzles.py --check             # exit 1 when the target is missed
+
+Exit status: 0; 1 with ``--check`` when the target is missed; 2 when a puzzle does not verify and
+``--check`` is given (its time is still reported, marked ``error``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.lessons.check import CheckedLesson, check_file, check_text, lesson_files  # noqa: E402
+from generator.lessons.verify import Verifier  # noqa: E402
+
+TARGET_MEDIAN_MS = 50.0
+TARGET_WORST_MS = 1000.0
+
+
+@dataclass
+class Timed:
+    source: str
+    """``lessons`` or ``tests``."""
+    file: str
+    id: str
+    variant: str
+    stipulation: str
+    plies: int
+    ms: float
+    """Best wall time of the full proof over the repeats, in milliseconds."""
+    nodes: int | None
+    """Solver nodes of the uniqueness proof (None when the puzzle does not verify)."""
+    ok: bool
+
+
+def time_lesson(checked: CheckedLesson, source: str, repeat: int) -> list[Timed]:
+    out = []
+    for p in checked.lesson.puzzles:
+        best = float("inf")
+        nodes: int | None = None
+        ok = True
+        for _ in range(repeat):
+            verifier = Verifier(checked.doc, checked.lesson)
+            gc.collect()
+            started = time.perf_counter()
+            verifier.puzzle(p)
+            best = min(best, time.perf_counter() - started)
+            proof = verifier.puzzle_proofs.get(p.where)
+            nodes = proof.nodes if proof is not None else None
+            ok = not verifier.errors and proof is not None
+        out.append(
+            Timed(
+                source=source,
+                file=checked.doc.path,
+                id=p.id,
+                variant=checked.lesson.variant.name,
+                stipulation=p.stipulation,
+                plies=len(p.solution),
+                ms=best * 1000,
+                nodes=nodes,
+                ok=ok,
+            )
+        )
+    return out
+
+
+def course_puzzles(paths: list[str], repeat: int) -> tuple[list[Timed], int, int]:
+    """Times for every puzzle under ``paths``; also (files read, files with errors)."""
+    files, missing = lesson_files(paths)
+    for e in missing:
+        print(f"warning: {e}", file=sys.stderr)
+    timed: list[Timed] = []
+    failed = 0
+    for f in files:
+        checked, errors = check_file(f)
+        if errors:
+            failed += 1
+        if checked is not None:
+            timed += time_lesson(checked, "lessons", repeat)
+    return timed, len(files), failed
+
+
+def test_puzzles(repeat: int) -> list[Timed]:
+    from tests.search.catalog import SHOTS, shot_lesson
+
+    timed: list[Timed] = []
+    for shot in SHOTS:
+        checked, _ = check_text(shot_lesson(shot), f"tests/search/catalog.py#{shot.id}")
+        if checked is not None:
+            timed += time_lesson(checked, "tests", repeat)
+    return timed
+
+
+@dataclass
+class Summary:
+    group: str
+    puzzles: int
+    median_ms: float
+    worst_ms: float
+    worst_id: str
+    median_nodes: float | None
+    max_nodes: int | None
+
+
+def summarise(group: str, rows: list[Timed]) -> Summary:
+    worst = max(rows, key=lambda r: r.ms)
+    nodes = [r.nodes for r in rows if r.nodes is not None]
+    return Summary(
+        group=group,
+        puzzles=len(rows),
+        median_ms=statistics.median(r.ms for r in rows),
+        worst_ms=worst.ms,
+        worst_id=f"{worst.variant}/{worst.id}",
+        median_nodes=statistics.median(nodes) if nodes else None,
+        max_nodes=max(nodes) if nodes else None,
+    )
+
+
+def table(summaries: list[Summary]) -> str:
+    head = "| group | puzzles | median ms | worst ms | worst puzzle | median nodes | max nodes |"
+    lines = [head, "|---|---:|---:|---:|---|---:|---:|"]
+    for s in summaries:
+        med_nodes = "—" if s.median_nodes is None else f"{s.median_nodes:.0f}"
+        max_nodes = "—" if s.max_nodes is None else str(s.max_nodes)
+        lines.append(
+            f"| {s.group} | {s.puzzles} | {s.median_ms:.2f} | {s.worst_ms:.2f} | {s.worst_id} | "
+            f"{med_nodes} | {max_nodes} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="*", default=[str(ROOT / "lessons")], help="lesson files or folders")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per puzzle; the best counts (default 3)")
+    ap.add_argument("--min-puzzles", type=int, default=20, help="add the test puzzles below this many")
+    ap.add_argument("--with-tests", action="store_true", help="always time the test puzzles too")
+    ap.add_argument("--slowest", type=int, default=5, help="list the N slowest puzzles")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
+    args = ap.parse_args(argv)
+
+    started = time.perf_counter()
+    rows, n_files, failed_files = course_puzzles(args.paths, max(1, args.repeat))
+    course_count = len(rows)
+    if args.with_tests or course_count < args.min_puzzles:
+        rows += test_puzzles(max(1, args.repeat))
+    if not rows:
+        print("no puzzles found", file=sys.stderr)
+        return 0
+
+    groups: dict[str, list[Timed]] = {}
+    for r in rows:
+        groups.setdefault(r.variant, []).append(r)
+    summaries = [summarise(v, groups[v]) for v in sorted(groups)]
+    sources = sorted({r.source for r in rows})
+    if len(sources) > 1:
+        summaries += [summarise(f"all {s}", [r for r in rows if r.source == s]) for s in sources]
+    overall = summarise("all", rows)
+    summaries.append(overall)
+    met = overall.median_ms < TARGET_MEDIAN_MS and overall.worst_ms < TARGET_WORST_MS
+    broken = [r for r in rows if not r.ok]
+
+    if args.json:
+        payload = {
+            "machine": {"python": platform.python_version(), "platform": platform.platform()},
+            "lesson_files": n_files,
+            "lesson_files_with_errors": failed_files,
+            "course_puzzles": course_count,
+            "summaries": [asdict(s) for s in summaries],
+            "puzzles": [asdict(r) for r in rows],
+            "target": {"median_ms": TARGET_MEDIAN_MS, "worst_ms": TARGET_WORST_MS, "met": met},
+        }
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        print(f"python {platform.python_version()} on {platform.machine()}; best of {args.repeat} run(s) per puzzle")
+        print(
+            f"{n_files} lesson file(s) ({failed_files} with check errors), {course_count} course puzzle(s)"
+            + (f", {len(rows) - course_count} test puzzle(s)" if len(rows) > course_count else "")
+        )
+        print()
+        print(table(summaries))
+        print()
+        print(f"slowest {min(args.slowest, len(rows))}:")
+        for r in sorted(rows, key=lambda r: -r.ms)[: args.slowest]:
+            nodes = "—" if r.nodes is None else r.nodes
+            flag = "" if r.ok else "  (does not verify)"
+            print(f"  {r.ms:8.2f} ms  {nodes!s:>7} nodes  {r.plies:2d} plies  {r.variant}/{r.id} ({r.file}){flag}")
+        if broken:
+            print(f"\n{len(broken)} puzzle(s) do not verify; run `damas check` on their files")
+        verdict = "met" if met else "MISSED"
+        print(
+            f"\ntarget median < {TARGET_MEDIAN_MS:.0f} ms and worst < {TARGET_WORST_MS:.0f} ms: {verdict} "
+            f"(median {overall.median_ms:.2f} ms, worst {overall.worst_ms:.2f} ms); "
+            f"total {time.perf_counter() - started:.1f} s"
+        )
+    if args.check and broken:
+        return 2
+    if args.check and not met:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
