@@ -14,31 +14,15 @@ from collections.abc import Sequence
 
 import click
 
+from .cli_pdn import pdn
+from .clitypes import VARIANT
 from .render.cli_render import render
-from .rules import VARIANTS, DamasError, Position, Variant, get_variant
+from .rules import VARIANTS, DamasError, Position, Variant
 from .rules.game import Game
-from .rules.pdn_cli import pdn
 from .rules.perft import divide, perft
 
 EXIT_CONTENT = 1
 EXIT_USAGE = 2
-
-
-class VariantType(click.ParamType):
-    """A variant name or alias; unknown names are usage errors listing the known ones."""
-
-    name = "variant"
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
-        if isinstance(value, Variant):
-            return value
-        try:
-            return get_variant(str(value))
-        except DamasError as exc:
-            self.fail(str(exc), param, ctx)
-
-
-VARIANT = VariantType()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -15,7 +15,7 @@ from typing import Any
 from ..rules import DamasError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
-from ..rules.notation import captured_along, fitting, split_move_text
+from ..rules.notation import captured_along, fitting, line_text, split_move_text
 from ..rules.search import Solver, Stipulation
 from ..rules.themes import Line, auto_themes, difficulty
 from .markdown_safety import unsafe_markdown
@@ -134,14 +134,6 @@ def _goal_words(stip: Stipulation, verb: bool = False) -> str:
     return {"win": ("wins", "the win"), "promote": ("promotes", "a promotion"), "draw": ("draws", "the draw")}[
         stip.goal
     ][0 if verb else 1]
-
-
-def _line_text(pos: Position, moves: Sequence[Move]) -> str:
-    out = []
-    for m in moves:
-        out.append(pos.move_text(m, long=True))
-        pos = pos.play(m)
-    return " ".join(out)
 
 
 def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str:
@@ -501,7 +493,7 @@ class Verifier:
             if pos.turn != solver.attacker:
                 gen = pos.variant.generator
                 holding = [r for r in pos.legal_moves() if not solver.forced(gen.apply(*pos.state, r), plies - 1)]
-                after = f" after {_line_text(here, line)}" if line else ""
+                after = f" after {line_text(here, line)}" if line else ""
                 if holding and move not in holding:
                     return f"{head}: the defence{after} escapes with {pos.move_text(holding[0], long=True)}"
                 if holding and not fallback:  # the author's own reply holds: look further along the line

@@ -13,6 +13,7 @@ from ..lessons.check import CheckedLesson
 from ..lessons.model import Diagram, Lesson, Puzzle
 from ..lessons.verify import DiagramProof, PuzzleProof
 from ..rules import Move, Position, Variant
+from ..rules.notation import line_text
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
 
@@ -224,14 +225,6 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     )
 
 
-def _line_text(pos: Position, moves: list[Move]) -> str:
-    out = []
-    for m in moves:
-        out.append(pos.move_text(m, long=True))
-        pos = pos.play(m)
-    return " ".join(out)
-
-
 def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None) -> PuzzleItem:
     pos = p.position
     texts: list[str] = []
@@ -254,7 +247,7 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | Non
             positions.append(positions[-1].play(m))
         for j, reply, rest in proof.defences:
             before = positions[j]
-            defences.append(f"{before.move_text(reply, long=True)} {_line_text(before.play(reply), rest)}".strip())
+            defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
     return PuzzleItem(
         number=number,
         id=p.id,

@@ -41,6 +41,15 @@ def move_text(pos: Position, move: Move, *, long: bool = False, legal: Sequence[
     return sep.join(g.name(s) for s in squares)
 
 
+def line_text(pos: Position, moves: Sequence[Move], *, long: bool = True) -> str:
+    """A sequence of moves from ``pos``, space-separated, each in the variant's notation."""
+    out = []
+    for m in moves:
+        out.append(move_text(pos, m, long=long))
+        pos = pos.play(m)
+    return " ".join(out)
+
+
 def split_move_text(pos: Position, text: str) -> list[int]:
     """The squares written in a move, in order.
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -300,7 +301,36 @@ class Solver:
         return [move, *self.play_out(self.gen.apply(*position.state, move), depth - 1)]
 
     def play_out(self, state: tuple[int, int, int, int], plies: int) -> list[Move]:
-        """Best play from ``state`` (either side to move) while the goal stays forced."""
+        """Best play from ``state`` (either side to move) while the goal stays forced: the
+        attacker's quickest forcing move, the defence that holds out longest."""
+
+        def choose(state: tuple[int, int, int, int], moves: list[Move], plies: int) -> Move | None:
+            budget = max(plies - 1, 0)  # forced() itself plays out pending captures past the bound
+            needs = [(self._need(self.gen.apply(*state, m), budget), i) for i, m in enumerate(moves)]
+            if state[3] == self.attacker:
+                ok = [(n, i) for n, i in needs if n is not None]
+                return moves[min(ok)[1]] if ok else None
+            return None if any(n is None for n, _ in needs) else moves[max(needs)[1]]
+
+        return self._walk(state, plies, choose)
+
+    def refute(self, position: Position, move: Move, depth: int) -> list[Move]:
+        """How the defence escapes after the attacker's ``move``: the move, then alternately a
+        defender reply that holds and the attacker's first try, as far as the bound goes."""
+        if self.stip.goal == "draw":
+            return [move]
+
+        def choose(state: tuple[int, int, int, int], moves: list[Move], plies: int) -> Move | None:
+            if state[3] == self.attacker:
+                return moves[0]
+            holding = [m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)]
+            return holding[0] if holding else None
+
+        return [move, *self._walk(self.gen.apply(*position.state, move), depth - 1, choose)]
+
+    def _walk(self, state: tuple[int, int, int, int], plies: int, choose: Callable[..., Move | None]) -> list[Move]:
+        """Moves picked by ``choose(state, moves, plies)`` until the goal is decided, the bound (and
+        any pending captures) runs out, or ``choose`` gives up."""
         line: list[Move] = []
         while True:
             moves = self.gen.moves(*state)
@@ -308,43 +338,9 @@ class Solver:
                 break
             if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
                 break
-            budget = max(plies - 1, 0)  # forced() itself plays out pending captures past the bound
-            needs = [(self._need(self.gen.apply(*state, m), budget), i) for i, m in enumerate(moves)]
-            if state[3] == self.attacker:
-                ok = [(n, i) for n, i in needs if n is not None]
-                if not ok:
-                    break
-                nxt = moves[min(ok)[1]]
-            else:
-                if any(n is None for n, _ in needs):
-                    break
-                nxt = moves[max(needs)[1]]
-            line.append(nxt)
-            state = self.gen.apply(*state, nxt)
-            plies -= 1
-        return line
-
-    def refute(self, position: Position, move: Move, depth: int) -> list[Move]:
-        """How the defence escapes after the attacker's ``move``: the move, then alternately a
-        defender reply that holds and the attacker's first try, as far as the bound goes."""
-        line = [move]
-        if self.stip.goal == "draw":
-            return line
-        state = self.gen.apply(*position.state, move)
-        plies = depth - 1
-        while True:
-            moves = self.gen.moves(*state)
-            if not moves or self._achieved(state, moves) is not None:
+            nxt = choose(state, moves, plies)
+            if nxt is None:
                 break
-            if plies <= 0 and not (moves[0].captures and plies > -QUIESCENCE_PLIES):
-                break
-            if state[3] == self.attacker:
-                nxt = moves[0]
-            else:
-                holding = [m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)]
-                if not holding:
-                    break
-                nxt = holding[0]
             line.append(nxt)
             state = self.gen.apply(*state, nxt)
             plies -= 1

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from generator.cli_pdn import PdnCheckFailed, pdn
 from generator.rules import get_variant
 from generator.rules.errors import DamasError
 from generator.rules.game import Game, Outcome
@@ -28,7 +29,6 @@ from generator.rules.pdn import (
     variant_for_gametype,
     write_pdn,
 )
-from generator.rules.pdn_cli import PdnCheckFailed, pdn
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "pdn"
 

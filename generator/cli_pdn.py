@@ -15,28 +15,15 @@ from __future__ import annotations
 
 import click
 
-from .draws import PROFILES
-from .errors import DamasError
-from .pdn import PdnFileError, read_pdn_file, replay
-from .variants import VARIANTS, Variant, get_variant
+from .clitypes import VARIANT
+from .rules.draws import PROFILES
+from .rules.errors import DamasError
+from .rules.pdn import PdnFileError, read_pdn_file, replay
+from .rules.variants import VARIANTS, Variant
 
 
 class PdnCheckFailed(DamasError):
     """Some checked file had errors (each was already printed)."""
-
-
-class _VariantType(click.ParamType):
-    """A variant name or alias; unknown names are usage errors listing the known ones."""
-
-    name = "variant"
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
-        if isinstance(value, Variant):
-            return value
-        try:
-            return get_variant(str(value))
-        except DamasError as exc:
-            self.fail(str(exc), param, ctx)
 
 
 @click.group(name="pdn")
@@ -53,7 +40,7 @@ def pdn() -> None:
 )
 @click.option(
     "--variant",
-    type=_VariantType(),
+    type=VARIANT,
     default="international",
     show_default=True,
     help=f"Rules for games with neither a Variant nor a GameType tag ({', '.join(VARIANTS)}).",
