@@ -281,7 +281,12 @@ def schema() -> None:
     "--lessons", "lessons_dir", default="lessons", show_default=True, type=click.Path(), help="Lesson folder."
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1).")
-def build(out: str, variant_names: tuple[Variant, ...], formats: str, lessons_dir: str, jobs: int | None) -> None:
+@click.option(
+    "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
+)
+def build(
+    out: str, variant_names: tuple[Variant, ...], formats: str, lessons_dir: str, jobs: int | None, clean: bool
+) -> None:
     """Check the lessons, then build HTML pages and PDFs into OUT."""
     from .build import FORMATS, BuildRefused
     from .build import build as run_build
@@ -299,6 +304,7 @@ def build(out: str, variant_names: tuple[Variant, ...], formats: str, lessons_di
                 formats=chosen,
                 progress=progress,
                 jobs=jobs,
+                incremental=not clean,
             )
         except BuildRefused as exc:
             for error in exc.report.errors:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from .site import LessonItem, VariantItem
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "typst"
 TEMPLATE = TEMPLATES / "book.typ"
 PUZZLE_TEMPLATE = TEMPLATES / "puzzles.typ"
+TYPST_VERSION = version("typst")
+"""Part of every PDF's cache key: a new compiler may lay pages out differently."""
+
 WORK_DIR = "_typst"
 """Scratch folder inside the build root for the template and the JSON data; removed after the build."""
 

@@ -208,7 +208,8 @@ PDFS = [
 ]
 SUMMARY = re.compile(
     r"built (?P<pages>\d+) page\(s\), (?P<diagrams>\d+) diagram\(s\), (?P<puzzles>\d+) puzzle\(s\), "
-    r"(?P<pdfs>\d+) PDF\(s\) for (?P<variants>\d+) variant\(s\) in (?P<seconds>\d+\.\d) s -> (?P<out>.+)"
+    r"(?P<pdfs>\d+) PDF\(s\)(?: \((?P<reused>\d+) unchanged\))? for (?P<variants>\d+) variant\(s\) in "
+    r"(?P<seconds>\d+\.\d) s -> (?P<out>.+)"
 )
 
 TIMINGS: list[str] = []

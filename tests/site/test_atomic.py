@@ -29,7 +29,7 @@ def test_refused_build_names_the_file_and_keeps_the_old_output(lessons_dir: Path
     bad = write_lesson(lessons_dir, "american", "errada", BAD_LESSON)
 
     with pytest.raises(BuildRefused) as info:
-        build(out, lessons=[lessons_dir], jobs=1)
+        build(out, lessons=[lessons_dir], jobs=1, incremental=False)
 
     assert bad.name in str(info.value)
     assert "regras.yaml" not in str(info.value), "only the failing file is named"
@@ -42,7 +42,7 @@ def test_refused_build_with_no_previous_output_writes_nothing(lessons_dir: Path,
     write_lesson(lessons_dir, "american", "errada", BAD_LESSON)
     out = tmp_path / "site"
     with pytest.raises(BuildRefused):
-        build(out, lessons=[lessons_dir], jobs=1)
+        build(out, lessons=[lessons_dir], jobs=1, incremental=False)
     assert not out.exists()
     assert leftovers(tmp_path, "site") == []
 
@@ -79,7 +79,7 @@ def test_pdf_failure_keeps_the_old_output(lessons_dir: Path, tmp_path: Path, mon
     monkeypatch.setattr(pdf_stage, "compile_job", _fail)
 
     with pytest.raises(PdfError, match="simulated"):
-        build(out, lessons=[lessons_dir], jobs=1)
+        build(out, lessons=[lessons_dir], jobs=1, incremental=False)
 
     assert snapshot(out) == before, "the old output changed"
     assert leftovers(tmp_path, "site") == []
@@ -101,7 +101,7 @@ def test_pdf_failure_in_a_worker_process_keeps_the_old_output(
 
     monkeypatch.setattr(pdf_stage, "jobs_for", broken_jobs)
     with pytest.raises(PdfError, match="typst failed"):
-        build(out, lessons=[lessons_dir], jobs=2)
+        build(out, lessons=[lessons_dir], jobs=2, incremental=False)
 
     assert snapshot(out) == before, "the old output changed"
     assert leftovers(tmp_path, "site") == []
@@ -124,7 +124,7 @@ def test_pdf_failure_after_some_pdfs_keeps_the_old_output(
 
     monkeypatch.setattr(pdf_stage, "compile_job", flaky)
     with pytest.raises(PdfError):
-        build(out, lessons=[lessons_dir], jobs=1)
+        build(out, lessons=[lessons_dir], jobs=1, incremental=False)
     assert len(calls) == 3
     assert snapshot(out) == before
     assert leftovers(tmp_path, "site") == []

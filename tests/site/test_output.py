@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.build import MANIFEST
 from generator.rules import get_variant
 
 from .helpers import PAGES, PDFS, SUMMARY, SVGS, Built, local_target, read_page
@@ -20,7 +21,10 @@ RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src"
 def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
     files = {str(p.relative_to(built.out)) for p in built.out.rglob("*") if p.is_file()}
     expected = (
-        {f"html/{p}" for p in PAGES} | {f"html/svg/{s}" for s in SVGS} | {f"pdf/{p}" for p in PDFS} | {"html/style.css"}
+        {f"html/{p}" for p in PAGES}
+        | {f"html/svg/{s}" for s in SVGS}
+        | {f"pdf/{p}" for p in PDFS}
+        | {"html/style.css", MANIFEST}
     )
     assert files == expected
     assert not (built.out / "_typst").exists()
