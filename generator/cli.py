@@ -18,6 +18,7 @@ from .cli_pdn import pdn
 from .clitypes import VARIANT
 from .render.cli_render import render
 from .rules import VARIANTS, DamasError, Position, Variant
+from .rules.draws import PROFILES
 from .rules.game import Game
 from .rules.perft import divide, perft
 
@@ -64,7 +65,7 @@ def variants(as_json: bool) -> None:
         return
     for row in rows:
         click.echo(f"{row['name']:<14} {row['title_en']}")
-        for key in ("board", "first", "men", "kings", "precedence", "capture_promotion", "goal"):
+        for key in ("board", "first", "men", "kings", "precedence", "capture_promotion", "goal", "draws"):
             click.echo(f"  {key.replace('_', ' '):<18} {row[key]}")
         if row["aliases"]:
             click.echo(f"  {'aliases':<18} {', '.join(row['aliases'])}")
@@ -91,6 +92,8 @@ def _variant_summary(v: Variant) -> dict[str, object]:
         "capture_promotion": v.capture_promotion.value,
         "goal": v.goal.value,
         "gametype": v.gametype,
+        "draws": ", ".join(f"{name} ({' '.join(PROFILES[name].rule_ids)})" for name in v.draw_profiles)
+        + " (first is the default)",
         "start": v.start().fen(),
     }
 

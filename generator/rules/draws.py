@@ -424,19 +424,6 @@ PROFILES: dict[str, DrawProfile] = {
     )
 }
 
-VARIANT_PROFILES: dict[str, tuple[str, ...]] = {
-    "international": ("fmjd",),
-    "brazilian": ("cbd", "fmjd64", "fmjd64-plies"),
-    "russian": ("fmjd64", "fmjd64-plies"),
-    "american": ("wcdf",),
-    "portuguese": ("fpd", "fpd-man-moves"),
-    "italian": ("fid", "fid-threefold"),
-    "turkish": ("turkish", "turkish-pydraughts"),
-    "perde-ganha": ("losing",),
-    "antidraughts": ("losing",),
-}
-"""Profiles offered for each variant, the default first; ``none`` is allowed everywhere."""
-
 
 def draw_profile(variant: Variant, name: str | None = None) -> DrawProfile:
     """The variant's draw profile called ``name`` (default: the variant's first).
@@ -444,7 +431,7 @@ def draw_profile(variant: Variant, name: str | None = None) -> DrawProfile:
     Raises:
         ValueError: for a profile that does not belong to the variant.
     """
-    offered = VARIANT_PROFILES.get(variant.name, ("none",))
+    offered = variant.draw_profiles
     if name is None:
         return PROFILES[offered[0]]
     if name not in offered and name != "none":

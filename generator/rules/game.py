@@ -130,20 +130,23 @@ class Status:
         return f"{self.outcome.value}: {self.text}"
 
     def result(self, variant: Variant) -> str:
-        """The PDN result token: the first mover's score first (``1-0`` is a Black win in
-        American checkers, PDN 2.0), ``2-0``/``1-1``/``0-2`` for 10x10 games."""
-        ten = variant.geometry.width == 10
-        first_wins, second_wins = (
-            (Outcome.WHITE_WINS, Outcome.BLACK_WINS)
-            if variant.first_to_move == WHITE
-            else (Outcome.BLACK_WINS, Outcome.WHITE_WINS)
-        )
-        return {
-            Outcome.ONGOING: "*",
-            first_wins: "2-0" if ten else "1-0",
-            second_wins: "0-2" if ten else "0-1",
-            Outcome.DRAW: "1-1" if ten else "1/2-1/2",
-        }[self.outcome]
+        """The PDN result token (see :func:`result_token`)."""
+        return result_token(self.outcome, variant)
+
+
+def result_token(outcome: Outcome, variant: Variant) -> str:
+    """The PDN result token for an outcome: the first mover's score first (``1-0`` is a Black win
+    in American checkers, PDN 2.0), ``2-0``/``1-1``/``0-2`` on 10x10 boards (PDN result type
+    "International", game types 20 and 27)."""
+    if outcome is Outcome.ONGOING:
+        return "*"
+    ten = variant.geometry.width == 10
+    if outcome is Outcome.DRAW:
+        return "1-1" if ten else "1/2-1/2"
+    first = (outcome is Outcome.WHITE_WINS) == (variant.first_to_move == WHITE)
+    if ten:
+        return "2-0" if first else "0-2"
+    return "1-0" if first else "0-1"
 
 
 ONGOING = Status(Outcome.ONGOING, "", "", "")

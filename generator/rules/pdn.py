@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
-from .game import Counters, Game, Outcome, Status
+from .game import Counters, Game, Outcome, Status, result_token
 from .geometry import BLACK, WHITE
 from .move import Move
 from .position import Position
@@ -916,20 +916,6 @@ def result_outcome(token: str | None, variant: Variant) -> Outcome | None:
         "1/2-1/2": Outcome.DRAW,
         "1-1": Outcome.DRAW,
     }.get(t)
-
-
-def result_token(outcome: Outcome, variant: Variant) -> str:
-    """The PDN result token for an outcome (``2-0``/``1-1``/``0-2`` on 10x10 boards; the first score
-    is the first mover's, see :func:`result_outcome`)."""
-    if outcome is Outcome.ONGOING:
-        return "*"
-    ten = variant.geometry.width == 10
-    if outcome is Outcome.DRAW:
-        return "1-1" if ten else "1/2-1/2"
-    first = (outcome is Outcome.WHITE_WINS) == (variant.first_to_move == WHITE)
-    if ten:
-        return "2-0" if first else "0-2"
-    return "1-0" if first else "0-1"
 
 
 def _describe(token: str, variant: Variant) -> str:

@@ -102,6 +102,8 @@ class Variant:
     capture_separator: str = "x"
     gametype: str = "20"
     """PDN GameType tag value (§12.3); the losing games have no standard number."""
+    draw_profiles: tuple[str, ...] = ("fmjd",)
+    """Names of the draw-rule profiles this variant offers (generator.rules.draws), the default first."""
     base: str | None = None
     """For a variant that only changes the goal, the variant whose moves it uses."""
     aliases: tuple[str, ...] = ()
@@ -185,6 +187,7 @@ BRAZILIAN = replace(
     title_en="Brazilian draughts",
     geometry=BOARD_8X8_ALGEBRAIC,  # CBD item 3; algebraic notation (§4, §14.14)
     start_ranks=(0, 1, 2),
+    draw_profiles=("cbd", "fmjd64", "fmjd64-plies"),  # §4: the sources disagree (§14.7)
     gametype="26",  # moves and captures are the International rules on 8x8 (CBD items 1-17)
 )
 
@@ -197,6 +200,7 @@ RUSSIAN = replace(
     capture_promotion=CapturePromotion.PROMOTE_AND_CONTINUE,  # Russian rules 1.5.15
     capture_separator=":",  # PDN table, game type 25
     gametype="25",
+    draw_profiles=("fmjd64", "fmjd64-plies"),  # FMJD-64 7.2.x; §14.3 for the unit
 )
 
 AMERICAN = Variant(
@@ -211,6 +215,7 @@ AMERICAN = Variant(
     precedence=Precedence.FREE,  # WCDF 1.20
     capture_promotion=CapturePromotion.PROMOTE_AND_STOP,  # WCDF 1.16/1.19
     gametype="21",
+    draw_profiles=("wcdf",),  # WCDF 1.32
     aliases=("english", "checkers"),
 )
 
@@ -224,6 +229,7 @@ PORTUGUESE = Variant(
     precedence=Precedence.MOST_PIECES_THEN_KINGS,  # FPD laws of quantity and quality
     capture_promotion=CapturePromotion.PROMOTE_AND_STOP,  # §7, §14.2
     gametype="28",
+    draw_profiles=("fpd", "fpd-man-moves"),  # §7; §14.12
 )
 
 ITALIAN = Variant(
@@ -238,6 +244,7 @@ ITALIAN = Variant(
     precedence=Precedence.ITALIAN,  # FID art. 6.6-6.10
     capture_promotion=CapturePromotion.PROMOTE_AND_STOP,
     gametype="22",
+    draw_profiles=("fid", "fid-threefold"),  # §8, §14.10
 )
 
 TURKISH = Variant(
@@ -250,6 +257,7 @@ TURKISH = Variant(
     removal=Removal.IMMEDIATE,  # §9 [IMPL]: removed at once, no 180-degree turn
     capture_promotion=CapturePromotion.PASS_THROUGH,  # §9 [IMPL, §14.13]
     gametype="30",
+    draw_profiles=("turkish", "turkish-pydraughts"),  # §9, §14.13
 )
 
 PERDE_GANHA = replace(
@@ -259,6 +267,7 @@ PERDE_GANHA = replace(
     title_en="Losing draughts on the Brazilian board (perde-ganha)",
     goal=Goal.LOSING,  # §10: the side left without a move wins
     base="brazilian",
+    draw_profiles=("losing",),  # §10
     gametype="26",
     aliases=("perdeganha", "losing"),
 )
@@ -270,6 +279,7 @@ ANTIDRAUGHTS = replace(
     title_en="Antidraughts (losing International draughts)",
     goal=Goal.LOSING,  # §10 [IMPL lidraughts, pydraughts]
     base="international",
+    draw_profiles=("losing",),  # §10
     aliases=("giveaway",),
 )
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pytest
 
 from generator.rules import BLACK, WHITE, Move, Position, get_variant
-from generator.rules.draws import PROFILES, VARIANT_PROFILES, draw_profile, long_diagonal, material
+from generator.rules.draws import PROFILES, draw_profile, long_diagonal, material
 from generator.rules.game import Game, Outcome, Status
 
 # -- helpers -----------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_default_profile_of_each_variant(variant: str) -> None:
     assert draw_profile(v).name == DEFAULT_PROFILES[variant]
     assert Game(variant, "start").profile.name == DEFAULT_PROFILES[variant]
     assert draw_profile(v, "none").rules == ()  # "none" is offered everywhere
-    for name in VARIANT_PROFILES[variant]:
+    for name in get_variant(variant).draw_profiles:
         assert draw_profile(v, name).name == name
 
 
