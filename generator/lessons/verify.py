@@ -29,15 +29,12 @@ OUTCOMES = {
     "draw": Outcome.DRAW,
     "ongoing": Outcome.ONGOING,
 }
-OUTCOME_WORDS = {v: k for k, v in OUTCOMES.items()}
 
 
 @dataclass
 class DiagramProof:
     """What the verifier established about a diagram, for drawing it."""
 
-    moves: list[Move] = field(default_factory=list)
-    """Moves named by claims (only move, legal moves, first move of a line), in claim order."""
     arrows: list[Move | tuple[int, int]] = field(default_factory=list)
     route: Move | None = None
     highlight: list[int] = field(default_factory=list)
@@ -258,25 +255,20 @@ class Verifier:
                 [Text(str(m), (*where, "moves", j)) for j, m in enumerate(c["moves"])],
                 (*where, "moves"),
                 legal,
-                proof,
             )
         if "only_move" in c:
             self.claim_only(pos, Text(c["only_move"], (*where, "only_move")), legal, proof)
         for j, m in enumerate(c.get("legal") or []):
-            move = self.resolve_claimed_legal(pos, Text(str(m), (*where, "legal", j)), legal)
-            if move is not None:
-                proof.moves.append(move)
+            self.resolve_claimed_legal(pos, Text(str(m), (*where, "legal", j)), legal)
         for j, item in enumerate(c.get("illegal") or []):
             self.claim_illegal(pos, item, (*where, "illegal", j), legal)
         if "line" in c:
-            self.claim_line(d, c, where, proof)
+            self.claim_line(d, c, where)
         elif "result" in c:
             game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
             self.check_result(game, c, where, "in the diagram")
 
-    def claim_moves(
-        self, pos: Position, texts: list[Text], where: Path, legal: list[Move], proof: DiagramProof
-    ) -> None:
+    def claim_moves(self, pos: Position, texts: list[Text], where: Path, legal: list[Move]) -> None:
         claimed: list[Move] = []
         for text in texts:
             found = self._is_legal_text(pos, text, legal)
@@ -296,7 +288,6 @@ class Verifier:
                 f"claimed exactly {len(texts)} legal move(s), but {_listing(pos, missing, legal)} "
                 f"{'is' if len(missing) == 1 else 'are'} also legal",
             )
-        proof.moves.extend(claimed)
 
     def claim_only(self, pos: Position, text: Text, legal: list[Move], proof: DiagramProof) -> None:
         found = self._is_legal_text(pos, text, legal)
@@ -315,7 +306,6 @@ class Verifier:
                 text.where,
                 f"claimed only move {text.value}, but {_listing(pos, others, legal)} {verb} also legal",
             )
-        proof.moves.append(found)
         if found.captures and proof.route is None:
             proof.route = found
 
@@ -351,7 +341,7 @@ class Verifier:
                 f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'",
             )
 
-    def claim_line(self, d: Diagram, c: dict[str, Any], where: Path, proof: DiagramProof) -> None:
+    def claim_line(self, d: Diagram, c: dict[str, Any], where: Path) -> None:
         pos = d.position
         game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
         texts = [Text(str(m), (*where, "line", j)) for j, m in enumerate(c["line"])]
@@ -365,8 +355,6 @@ class Verifier:
                 self.fail(text.where, f"line move {j + 1}: {exc}")
                 return
             played.append((here, here_legal, move))
-        if played:
-            proof.moves.append(played[0][2])
         forced = c.get("forced", False)
         must: set[int] = set()
         if forced is True:

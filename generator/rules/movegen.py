@@ -122,14 +122,14 @@ class MoveGenerator:
         occ = white | black
         empty = self.mask & ~occ
         men = me & ~kings
-        for d in self.man_steps[turn]:
-            if _shift(men, self.shifts[d]) & empty:
+        for s in self.man_step_shifts[turn]:
+            if _shift(men, s) & empty:
                 return True
         kk = me & kings
         for s in self.shifts:  # a king with an empty neighbour can always step there
             if _shift(kk, s) & empty:
                 return True
-        return bool(self.captures(me, opp, kings, turn, occ))
+        return self.count_captures(me, opp, kings, turn, occ) > 0
 
     def apply(self, white: int, black: int, kings: int, turn: int, move: Move) -> State:
         """The position after ``move`` (which must be legal here), with the turn passed."""
