@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..puzzles.search import Solver, Stipulation
+from ..puzzles.themes import Line, auto_themes, difficulty
 from ..rules import DamasError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
 from ..rules.notation import captured_along, fitting, line_text, split_move_text
-from ..rules.search import Solver, Stipulation
-from ..rules.themes import Line, auto_themes, difficulty
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError

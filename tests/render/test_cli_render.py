@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator import cli
-from generator.render.cli_render import render
+from generator.cli.render import render
 
 from .helpers import NS, grid, layer, parse
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli_pdn import PdnCheckFailed, pdn
+from generator.cli.pdn import PdnCheckFailed, pdn
 from generator.rules import get_variant
 from generator.rules.errors import DamasError
 from generator.rules.game import Game, Outcome

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.puzzles.search import QUIESCENCE_PLIES
 from generator.rules import Goal, Move, Position
-from generator.rules.search import QUIESCENCE_PLIES
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The golpe solver (generator/rules/search.py): known combinations, the precedence laws, the
+"""The golpe solver (generator/puzzles/search.py): known combinations, the precedence laws, the
 transposition table, quiescence, Zobrist keys, ``damas solve --json``, and a property test against
 an independent brute-force minimax (tests/search/brute.py).
 
@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from generator.puzzles.search import QUIESCENCE_PLIES, SEARCH_VERSION, Proof, Solver, Stipulation, solve, zobrist
+from generator.puzzles.themes import Line, auto_themes, blocking_win
 from generator.rules import BLACK, WHITE, Position, Precedence, get_variant
 from generator.rules.game import Game
-from generator.rules.search import QUIESCENCE_PLIES, SEARCH_VERSION, Proof, Solver, Stipulation, solve, zobrist
-from generator.rules.themes import Line, auto_themes, blocking_win
 from tests.search import brute
 from tests.search.catalog import BY_ID, SHOTS, Shot
 

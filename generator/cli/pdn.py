@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import click
 
-from .clitypes import VARIANT
-from .rules.draws import PROFILES
-from .rules.errors import DamasError
-from .rules.pdn import PdnFileError, read_pdn_file, replay
-from .rules.variants import VARIANTS, Variant
+from ..rules.draws import PROFILES
+from ..rules.errors import DamasError
+from ..rules.pdn import PdnFileError, read_pdn_file, replay
+from ..rules.variants import VARIANTS, Variant
+from .common import VARIANT
 
 
 class PdnCheckFailed(DamasError):

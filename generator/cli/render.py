@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
+from ..render.export import ExportError, export, export_format
+from ..render.svg import THEMES, diagram, move_overlay
 from ..rules import BLACK, WHITE, DamasError, Position, get_variant
-from .export import ExportError, export, export_format
-from .svg import THEMES, diagram, move_overlay
 
 
 def _variant(ctx: click.Context, param: click.Parameter, value: str):

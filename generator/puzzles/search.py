@@ -27,15 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .game import Game, Outcome
-from .geometry import WHITE
-from .move import Move
-from .position import Position
-from .variants import Goal as GameGoal
+from ..rules.game import Game, Outcome
+from ..rules.geometry import WHITE
+from ..rules.move import Move
+from ..rules.position import Position
+from ..rules.variants import Goal as GameGoal
 
 if TYPE_CHECKING:
-    from .draws import DrawProfile
-    from .variants import Variant
+    from ..rules.draws import DrawProfile
+    from ..rules.variants import Variant
 
 QUIESCENCE_PLIES = 12
 """How far past the depth bound pending captures are followed."""

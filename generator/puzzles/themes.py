@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .move import Move
-from .position import Position
+from ..rules.move import Move
+from ..rules.position import Position
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,16 @@
+"""The ``damas`` command line (contract in design.md), one module per command group.
+
+``main()`` is the entry point; the command modules register themselves on the ``cli`` group when imported.
+"""
+
+from __future__ import annotations
+
+from . import course, engine, solve  # noqa: F401  (register their commands)
+from .app import EXIT_CONTENT, EXIT_USAGE, cli, main
+from .pdn import pdn
+from .render import render
+
+cli.add_command(render)
+cli.add_command(pdn)
+
+__all__ = ["EXIT_CONTENT", "EXIT_USAGE", "cli", "main"]
