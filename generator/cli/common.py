@@ -27,7 +27,9 @@ VARIANT = VariantType()
 
 
 def position_arg(variant: Variant, fen: str | None) -> Position:
-    return Position.from_fen(variant, fen or "start")
+    """The position a FEN argument names; only a missing argument means 'start' (an empty one, such
+    as an unset shell variable, is an error)."""
+    return Position.from_fen(variant, "start" if fen is None else fen)
 
 
 def with_rules(variant: Variant, switches: Sequence[str]) -> Variant:

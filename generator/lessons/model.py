@@ -14,11 +14,8 @@ from typing import Any
 from ..rules import BLACK, WHITE, DamasError, Position, Variant, get_variant
 from ..rules.draws import DrawProfile, draw_profile
 from ..rules.game import Counters
+from .drawing import read_board
 from .source import Document, Path, SourceError
-
-PIECE_CHARS = {"w": (WHITE, False), "W": (WHITE, True), "b": (BLACK, False), "B": (BLACK, True)}
-EMPTY_PLAYING = "."
-LIGHT = "-"
 
 
 @dataclass
@@ -184,83 +181,14 @@ class _Builder:
         return Counters(quiet, balance, raw.get("endgame", 0), raw.get("move_number", 1))
 
     def board(self, text: str, where: Path, turn: int) -> Position | None:
-        """A board drawn row by row from the top (White at the bottom)."""
-        g = self.variant.geometry
-        rows = [line.split() for line in text.splitlines() if line.strip()]
-        if len(rows) != g.height:
-            self.fail(where, f"the board has {len(rows)} row(s); the {self.variant.name} board has {g.height}")
-            return None
-        white = black = kings = 0
-        ok = True
-        mismatched: list[tuple[int, int, str]] = []
-        raw_lines = [line for line in text.splitlines() if line.strip()]
-        for r, cells in enumerate(rows):
-            rank = g.height - 1 - r
-            line_text = raw_lines[r].strip()
-            if len(cells) != g.width:
-                self.fail_cell(where, r, 0, f"row {r + 1} has {len(cells)} squares; expected {g.width}")
-                ok = False
-                continue
-            offsets = _cell_offsets(line_text)
-            for f, cell in enumerate(cells):
-                col = offsets[f]
-                sq_name = f"{'abcdefghij'[f]}{rank + 1}"
-                playing = g.is_playing(f, rank)
-                if cell not in PIECE_CHARS and cell not in (EMPTY_PLAYING, LIGHT):
-                    self.fail_cell(
-                        where, r, col, f"'{cell}' is not a square: use w b (men), W B (kings), . (empty) or - (light)"
-                    )
-                    ok = False
-                    continue
-                if cell in (LIGHT, EMPTY_PLAYING):
-                    if (cell == LIGHT) == playing:  # '-' on a playing square or '.' on a light one
-                        mismatched.append((r, col, sq_name))
-                    continue
-                if not playing:
-                    self.fail_cell(where, r, col, f"a piece on {sq_name}, a light square (not played on)")
-                    ok = False
-                    continue
-                color, king = PIECE_CHARS[cell]
-                sq = g.square(f, rank)
-                if not king and rank == self.variant.promotion_rank(color):
-                    who = "white" if color == WHITE else "black"
-                    self.fail_cell(
-                        where,
-                        r,
-                        col,
-                        f"a {who} man on {g.name(sq)}, its own promotion row (draw it as a king)",
-                    )
-                    ok = False
-                    continue
-                if color == WHITE:
-                    white |= 1 << sq
-                else:
-                    black |= 1 << sq
-                if king:
-                    kings |= 1 << sq
-        if mismatched:
-            r, col, name = mismatched[0]
-            if g.orthogonal:
-                rule = "every square is played on this board: use '.' for empty squares"
+        """A board drawn row by row from the top (White at the bottom); see :mod:`.drawing`."""
+        pos, problems = read_board(self.variant, text, turn)
+        for p in problems:
+            if p.row is None:
+                self.fail(where, p.message)
             else:
-                corner = "a playing" if g.is_playing(0, 0) else "a light"
-                rule = f"on the {self.variant.name} board a1 (bottom left) is {corner} square"
-            self.fail_cell(
-                where,
-                r,
-                col,
-                f"'.' and '-' do not match the board's colours at {name} and "
-                f"{len(mismatched) - 1} other square(s): '.' is an empty playing square, '-' a light one; {rule}",
-            )
-            ok = False
-        if not ok:
-            return None
-        for color, bits in ((WHITE, white), (BLACK, black)):
-            if bits.bit_count() > self.variant.max_pieces:
-                who = "white" if color == WHITE else "black"
-                self.fail(where, f"{who} has {bits.bit_count()} pieces; at most {self.variant.max_pieces} fit")
-                return None
-        return Position(self.variant, white, black, kings, turn)
+                self.fail_cell(where, p.row, p.col, p.message)
+        return pos
 
     def fail_cell(self, where: Path, row: int, col: int, message: str) -> None:
         line, column = self.doc.block_cell(where, row, col)
@@ -327,17 +255,6 @@ class _Builder:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _cell_offsets(line: str) -> list[int]:
-    """Start column of each whitespace-separated cell of a stripped board row."""
-    offsets = []
-    in_cell = False
-    for i, ch in enumerate(line):
-        if not ch.isspace() and not in_cell:
-            offsets.append(i)
-        in_cell = not ch.isspace()
-    return offsets
 
 
 def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list[SourceError]]:

@@ -38,7 +38,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
         fen = fen[:-1]
     fields = [f.strip() for f in fen.split(":")]
     if not fields or not fields[0]:
-        raise InvalidFenError(text, "empty FEN")
+        raise InvalidFenError(text, "empty FEN (write 'start' for the initial position)")
     head = fields[0].upper()
     if head not in ("W", "B"):
         raise InvalidFenError(text, f"the side to move must be W or B, not '{fields[0]}'")

@@ -181,7 +181,7 @@ class Game:
     ) -> None:
         self.variant = get_variant(variant)
         if start is None or isinstance(start, str):
-            fen = start or "start"
+            fen = "start" if start is None else start  # "" is an error, not the start
             position = Position.from_fen(self.variant, fen)
             if counters is None and fen.strip().lower() != "start":
                 counters = Counters.from_fen(fen)
