@@ -14,10 +14,11 @@ from typing import Any
 
 from ..puzzles.search import Solver, Stipulation
 from ..puzzles.themes import Line, auto_themes, difficulty
-from ..rules import DamasError, Move, Position
+from ..rules import DamasError, IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
-from ..rules.notation import captured_along, fitting, line_text, split_move_text
+from ..rules.notation import fitting, line_text, split_move_text
+from .explain import counter_words, draw_progress, explain_move, side_to_move_of_all, why_category
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
@@ -88,40 +89,26 @@ def _items(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _status_words(status: Any) -> str:
-    """ "still ongoing", "a white win (blocked: black cannot move)", "a draw (E2: ...)"."""
+def _status_words(status: Any, game: Game) -> str:
+    """ "still ongoing", "a white win (blocked: black cannot move)", "a draw (E2: ...; the counter
+    is at 80 of 80 plies)"."""
     if not status.is_over:
         return "still ongoing"
     kind = {Outcome.WHITE_WINS: "a white win", Outcome.BLACK_WINS: "a black win", Outcome.DRAW: "a draw"}
-    return f"{kind[status.outcome]} ({status.reason}: {status.text})"
+    counted = counter_words(game, status.reason) if status.outcome is Outcome.DRAW else None
+    return f"{kind[status.outcome]} ({status.reason}: {status.text}{f'; {counted}' if counted else ''})"
 
 
-def _why_illegal(pos: Position, squares: list[int]) -> str:
-    """Why no legal move is the one written: ``precedence`` (a complete capture along that route
-    exists, but the precedence law prefers another), ``capture-compulsory`` (it is a quiet move,
-    barred because a capture exists) or ``no-such-move``."""
-    every_capture, quiet = pos.variant.generator.unfiltered(*pos.state)
-    if fitting(pos, squares, every_capture):
-        return "precedence"
-    if any(_stops_short(pos, squares, m) for m in every_capture):
-        return "capture-incomplete"
-    if every_capture and len(squares) == 2 and fitting(pos, squares, quiet):
-        return "capture-compulsory"
-    return "no-such-move"
-
-
-def _stops_short(pos: Position, squares: list[int], move: Move) -> bool:
-    """Is the written capture the start of ``move``: same origin, taking the pieces ``move`` takes
-    first, and no more?  Then it stops (or lands) where the piece could still capture."""
-    if move.origin != squares[0]:
-        return False
-    along = captured_along(pos, squares)
-    if not along or along == move.captures:
-        return False
-    first = 0
-    for sq in move.captured[: along.bit_count()]:
-        first |= 1 << sq
-    return first == along
+def _draw_rule_words(game: Game, reason: str | None) -> str:
+    """``: E2 (...) draws at 80 plies ...; the counter is at 79 of 80 plies``: the claimed draw rule
+    (or, without one, the rule nearest its threshold) and how far its counter is."""
+    rule_id = reason
+    if reason == "repetition":
+        rule_id = next((r.id for r in game.profile.rules if isinstance(r, Repetition)), None)
+    progress = draw_progress(game, rule_id if rule_id in game.profile.rule_ids else None)
+    if progress is None:
+        return f": the draw profile '{game.profile.name}' has no draw rules"
+    return f": {progress}"
 
 
 def _goal_words(stip: Stipulation, verb: bool = False) -> str:
@@ -179,6 +166,34 @@ class Verifier:
             self.fail(text.where, f"{text.value} is ambiguous: two legal captures fit; write the path ({options})")
             return None
         return found[0] if found else False
+
+    def rule_named(self, pos: Position, text: Text) -> str:
+        """``: <the rule that forbids it>`` for a readable move that is not legal, or ``""`` when no
+        single rule explains it (see :mod:`.explain`)."""
+        try:
+            squares = split_move_text(pos, text.value)
+        except DamasError:
+            return ""
+        rule = explain_move(pos, squares, text.value.strip())
+        return f": {rule.text}" if rule is not None else ""
+
+    def other_side_moves(self, pos: Position, texts: list[Text], where: Path, legal: list[Move]) -> bool:
+        """Report once, at ``where``, when every move of a list is a move of the side not to move
+        (the position's turn is what is wrong, not each move); True if so."""
+        written: list[tuple[list[int], str]] = []
+        for text in texts:
+            try:
+                squares = split_move_text(pos, text.value)
+            except DamasError:
+                return False
+            if fitting(pos, squares, legal):
+                return False
+            written.append((squares, text.value))
+        sentence = side_to_move_of_all(pos, written)
+        if sentence is None:
+            return False
+        self.fail(where, sentence)
+        return True
 
     # -- lesson ---------------------------------------------------------------------------------
 
@@ -258,8 +273,10 @@ class Verifier:
             )
         if "only_move" in c:
             self.claim_only(pos, Text(c["only_move"], (*where, "only_move")), legal, proof)
-        for j, m in enumerate(c.get("legal") or []):
-            self.resolve_claimed_legal(pos, Text(str(m), (*where, "legal", j)), legal)
+        legal_texts = [Text(str(m), (*where, "legal", j)) for j, m in enumerate(c.get("legal") or [])]
+        if not self.other_side_moves(pos, legal_texts, (*where, "legal"), legal):
+            for text in legal_texts:
+                self.resolve_claimed_legal(pos, text, legal)
         for j, item in enumerate(c.get("illegal") or []):
             self.claim_illegal(pos, item, (*where, "illegal", j), legal)
         if "line" in c:
@@ -269,13 +286,16 @@ class Verifier:
             self.check_result(game, c, where, "in the diagram")
 
     def claim_moves(self, pos: Position, texts: list[Text], where: Path, legal: list[Move]) -> None:
+        if self.other_side_moves(pos, texts, where, legal):
+            return
         claimed: list[Move] = []
         for text in texts:
             found = self._is_legal_text(pos, text, legal)
             if found is False:
                 self.fail(
                     text.where,
-                    f"claimed {text.value} is legal, but it is not; legal: {_listing(pos, legal, legal)}",
+                    f"claimed {text.value} is legal, but it is not{self.rule_named(pos, text)}; "
+                    f"legal: {_listing(pos, legal, legal)}",
                 )
             elif found:
                 if found in claimed:
@@ -296,7 +316,8 @@ class Verifier:
         if found is False:
             self.fail(
                 text.where,
-                f"claimed only move {text.value}, but it is not legal here; legal: {_listing(pos, legal, legal)}",
+                f"claimed only move {text.value}, but it is not legal here{self.rule_named(pos, text)}; "
+                f"legal: {_listing(pos, legal, legal)}",
             )
             return
         others = [m for m in legal if m != found]
@@ -314,7 +335,8 @@ class Verifier:
         if found is False:
             self.fail(
                 text.where,
-                f"claimed {text.value} is legal, but it is not; legal: {_listing(pos, legal, legal)}",
+                f"claimed {text.value} is legal, but it is not{self.rule_named(pos, text)}; "
+                f"legal: {_listing(pos, legal, legal)}",
             )
             return None
         return found or None
@@ -334,11 +356,13 @@ class Verifier:
             return
         if why is None:
             return
-        actual = _why_illegal(pos, split_move_text(pos, text.value))
+        actual = why_category(pos, split_move_text(pos, text.value))
         if actual != why:
+            rule = self.rule_named(pos, text)
             self.fail(
                 (*where, "why"),
-                f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'",
+                f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'"
+                + (f" ({rule[2:]})" if rule else ""),
             )
 
     def claim_line(self, d: Diagram, c: dict[str, Any], where: Path) -> None:
@@ -351,6 +375,13 @@ class Verifier:
             here_legal = here.legal_moves()
             try:
                 move = game.play(text.value)
+            except IllegalMoveError:
+                self.fail(
+                    text.where,
+                    f"line move {j + 1}: {text.value.strip()} is not legal here{self.rule_named(here, text)}; "
+                    f"legal: {_listing(here, here_legal, here_legal)}",
+                )
+                return
             except DamasError as exc:
                 self.fail(text.where, f"line move {j + 1}: {exc}")
                 return
@@ -398,9 +429,10 @@ class Verifier:
         status = game.status()
         claimed = OUTCOMES[c["result"]]
         reason = c.get("reason")
-        actual = _status_words(status)
+        actual = _status_words(status, game)
         if claimed is not status.outcome:
-            self.fail((*where, "result"), f"claimed {c['result']} {when}, but the game is {actual}")
+            why = _draw_rule_words(game, reason) if claimed is Outcome.DRAW and not status.is_over else ""
+            self.fail((*where, "result"), f"claimed {c['result']} {when}, but the game is {actual}{why}")
             return
         if reason is None:
             return
@@ -413,7 +445,8 @@ class Verifier:
             and any(isinstance(r, Repetition) and r.id == status.reason for r in game.profile.rules)
         )
         if not ok:
-            self.fail((*where, "reason"), f"claimed {c['result']} by {reason} {when}, but the game is {actual}")
+            why = _draw_rule_words(game, reason) if claimed is Outcome.DRAW and reason in game.profile.rule_ids else ""
+            self.fail((*where, "reason"), f"claimed {c['result']} by {reason} {when}, but the game is {actual}{why}")
 
     # -- puzzles --------------------------------------------------------------------------------
 

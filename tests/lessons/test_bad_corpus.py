@@ -124,7 +124,9 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     # -- moves ---------------------------------------------------------------------------------
     "unreadable-move.yaml": ["unreadable-move.yaml:10:27: 'nine-13': 'nine' is not a square number"],
-    "illegal-line-move.yaml": ["illegal-line-move.yaml:13:17: line move 3: 32-27 is not legal here; legal: 31x13"],
+    "illegal-line-move.yaml": [
+        "illegal-line-move.yaml:13:17: line move 3: 32-27 is not legal here: capture is compulsory; legal: 31x13"
+    ],
     "ambiguous-line.yaml": [
         "ambiguous-line.yaml:10:20: line move 1: 35x15 is ambiguous: write the path "
         "(35x49x21x8x24x15, 35x49x21x12x29x15)"
@@ -151,13 +153,16 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "only-move-other.yaml": ["only-move-other.yaml:10:24: claimed only move 27x18x11, but 30x21 is also legal"],
     "only-move-illegal.yaml": [
-        "only-move-illegal.yaml:10:24: claimed only move 30-26, but it is not legal here; legal: 27x11"
+        "only-move-illegal.yaml:10:24: claimed only move 30-26, but it is not legal here: "
+        "capture is compulsory; legal: 27x11"
     ],
-    "legal-false.yaml": ["legal-false.yaml:10:31: claimed 30-25 is legal, but it is not; legal: 27x11"],
+    "legal-false.yaml": [
+        "legal-false.yaml:10:31: claimed 30-25 is legal, but it is not: capture is compulsory; legal: 27x11"
+    ],
     "illegal-is-legal.yaml": ["illegal-is-legal.yaml:10:23: claimed 9-13 is not legal, but it is"],
     "illegal-wrong-why.yaml": [
         "illegal-wrong-why.yaml:12:22: claimed 30-26 is not legal because of 'precedence', but the reason is "
-        "'capture-compulsory'"
+        "'capture-compulsory' (capture is compulsory)"
     ],
     "forced-false.yaml": [
         "forced-false.yaml:10:26: claimed 22-18 is forced, but 21-17 22-17 23-18 23-19 24-19 24-20 are also legal"
@@ -225,7 +230,8 @@ EXPECTED: dict[str, list[str | Near]] = {
     # -- every error of a file in one run ------------------------------------------------------
     "multi-error-claims.yaml": [
         "multi-error-claims.yaml:10:7: raw HTML is not allowed in lesson text: <div>block</div>",
-        "multi-error-claims.yaml:14:24: claimed only move 30-26, but it is not legal here; legal: 27x11",
+        "multi-error-claims.yaml:14:24: claimed only move 30-26, but it is not legal here: "
+        "capture is compulsory; legal: 27x11",
         "multi-error-claims.yaml:15:23: claimed 27x11 is not legal, but it is",
         "multi-error-claims.yaml:18:20: claimed exactly 1 legal move(s), but 9-14 10-14 10-15 11-15 11-16 12-16 "
         "are also legal",
@@ -235,7 +241,8 @@ EXPECTED: dict[str, list[str | Near]] = {
     "multi-error.yaml": [
         f"multi-error.yaml:5:1: unknown key 'colour' in the lesson; expected one of: {LESSON_KEYS}",
         "multi-error.yaml:11:7: raw HTML is not allowed in lesson text: <div>block</div>",
-        "multi-error.yaml:15:24: claimed only move 30-26, but it is not legal here; legal: 27x11",
+        "multi-error.yaml:15:24: claimed only move 30-26, but it is not legal here: "
+        "capture is compulsory; legal: 27x11",
         "multi-error.yaml:18:20: claimed exactly 1 legal move(s), but 9-14 10-14 10-15 11-15 11-16 12-16 "
         "are also legal",
         "multi-error.yaml:22:18: claimed white wins 2 piece(s), but the solution nets 1",
@@ -244,13 +251,15 @@ EXPECTED: dict[str, list[str | Near]] = {
     "diagram-error-hides-claims.yaml": [
         "diagram-error-hides-claims.yaml:10:24: 'orientation' of 'show' of diagram 1 of section 1 must be one of: "
         "white, black; got 'sideways'",
-        "diagram-error-hides-claims.yaml:12:24: claimed only move 30-26, but it is not legal here; legal: 27x11",
+        "diagram-error-hides-claims.yaml:12:24: claimed only move 30-26, but it is not legal here: "
+        "capture is compulsory; legal: 27x11",
     ],
     # An unknown key in a section hides the false claims of all its diagrams today.
     "section-error-hides-diagrams.yaml": [
         "section-error-hides-diagrams.yaml:7:5: unknown key 'body' in section 1; expected one of: diagrams, id, "
         "text, title",
-        "section-error-hides-diagrams.yaml:11:24: claimed only move 30-26, but it is not legal here; legal: 27x11",
+        "section-error-hides-diagrams.yaml:11:24: claimed only move 30-26, but it is not legal here: "
+        "capture is compulsory; legal: 27x11",
     ],
 }
 
