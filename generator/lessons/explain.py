@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..rules import CapturePromotion, Move, Position, Precedence, Removal, Variant
+from ..rules import WHITE, CapturePromotion, Move, Position, Precedence, Removal, Variant
 from ..rules.draws import DrawRule, EndgameLimit, MoveLimit, Repetition
 from ..rules.game import Game
 from ..rules.notation import captured_along, fitting
@@ -80,16 +80,17 @@ def explain_move(pos: Position, squares: Sequence[int], written: str) -> Rule | 
         return _precedence(pos, found[0])
     if every_capture and len(squares) == 2 and fitting(pos, squares, quiet):
         return Rule("capture-compulsory", "capture is compulsory")
-    for field, value in _switches(pos.variant, king):
-        changed = _changed(pos.variant, field, value)
+    for field, value in single_switches(pos.variant, king):
+        changed = switched(pos.variant, field, value)
         other = Position(changed, *pos.state)
         caps, steps = changed.generator.unfiltered(*pos.state)
         if fitting(other, squares, caps) or (len(squares) == 2 and fitting(other, squares, steps)):
             return _switch_rule(pos.variant, field, value, bool(caps and fitting(other, squares, caps)))
     if any(_stops_short(pos, squares, m) for m in every_capture):
-        text = f"a capture must be completed: after {written} the piece can still capture"
-        if king and pos.variant.flying_kings:
-            text += ", and a flying king must land on a square from which it can go on capturing"
+        if king and pos.variant.flying_kings and not _could_go_on_from(pos, squares):
+            text = "a capture must be completed: a flying king must land on a square from which it can go on capturing"
+        else:
+            text = f"a capture must be completed: after {written} the piece can still capture"
         return Rule("capture-incomplete", text)
     if not king and len(squares) == 2 and _backward_step(pos, squares):
         where = "forward or sideways" if g.orthogonal else "forward"
@@ -206,12 +207,12 @@ def _count(n: int, what: str) -> str:
 
 
 @cache
-def _changed(variant: Variant, field: str, value: object) -> Variant:
+def switched(variant: Variant, field: str, value: object) -> Variant:
     """The variant with one rule switched, built once (its move generator is cached on it)."""
     return variant.with_rules(**{field: value})
 
 
-def _switches(v: Variant, king: bool) -> list[tuple[str, object]]:
+def single_switches(v: Variant, king: bool) -> list[tuple[str, object]]:
     """The single rule changes worth trying for a move of a man (``king`` False) or a king."""
     out: list[tuple[str, object]] = []
     if king:
@@ -284,10 +285,32 @@ def _stops_short(pos: Position, squares: Sequence[int], move: Move) -> bool:
     along = captured_along(pos, squares)
     if not along or along == move.captures:
         return False
-    first = 0
-    for sq in move.captured[: along.bit_count()]:
-        first |= 1 << sq
-    return first == along
+    return _bits(move.captured[: along.bit_count()]) == along
+
+
+def _could_go_on_from(pos: Position, squares: Sequence[int]) -> bool:
+    """Does some capture route pass through the written last square, having taken the written
+    pieces, and go on from there?  (Every route, not one per move: routes that differ only in a
+    landing square are one move.)"""
+    along = captured_along(pos, squares)
+    if not along:
+        return False
+    me, opp = (pos.white, pos.black) if pos.turn == WHITE else (pos.black, pos.white)
+    gen = pos.variant.generator
+    routes = gen.captures(me, opp, pos.kings, pos.turn, pos.white | pos.black, precedence=False, merge=False)
+    last = squares[-1]
+    for r in routes:
+        for i in range(1, len(r.path) - 1):
+            if r.path[i] == last and _bits(r.captured[:i]) == along:
+                return True
+    return False
+
+
+def _bits(squares: Sequence[int]) -> int:
+    out = 0
+    for sq in squares:
+        out |= 1 << sq
+    return out
 
 
 def _backward_step(pos: Position, squares: Sequence[int]) -> bool:
@@ -384,5 +407,7 @@ __all__ = [
     "explain_move",
     "game_name",
     "side_to_move_of_all",
+    "single_switches",
+    "switched",
     "why_category",
 ]

@@ -361,8 +361,7 @@ class Verifier:
             rule = self.rule_named(pos, text)
             self.fail(
                 (*where, "why"),
-                f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'"
-                + (f" ({rule[2:]})" if rule else ""),
+                f"claimed {text.value} is not legal because of '{why}', but the reason is '{actual}'{rule}",
             )
 
     def claim_line(self, d: Diagram, c: dict[str, Any], where: Path) -> None:

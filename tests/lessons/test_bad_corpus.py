@@ -20,6 +20,7 @@ from .helpers import BAD, Near, assert_errors
 M = "moves, only_move, legal, illegal, line, result"
 LESSON_KEYS = "draw_profile, language, order, puzzles, sections, slug, summary, title, variant"
 AMBIGUOUS_35X15 = r"35x15 is ambiguous.*35x49x21x8x24x15.*35x49x21x12x29x15"
+AMERICAN_START_HINT = "PDN FEN 'B:W21-32:B1-12', or write 'start'"
 
 EXPECTED: dict[str, list[str | Near]] = {
     # -- reading the file ----------------------------------------------------------------------
@@ -162,7 +163,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     "illegal-is-legal.yaml": ["illegal-is-legal.yaml:10:23: claimed 9-13 is not legal, but it is"],
     "illegal-wrong-why.yaml": [
         "illegal-wrong-why.yaml:12:22: claimed 30-26 is not legal because of 'precedence', but the reason is "
-        "'capture-compulsory' (capture is compulsory)"
+        "'capture-compulsory': capture is compulsory"
     ],
     "forced-false.yaml": [
         "forced-false.yaml:10:26: claimed 22-18 is forced, but 21-17 22-17 23-18 23-19 24-19 24-20 are also legal"
@@ -184,6 +185,43 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "unknown-reason.yaml": [
         "unknown-reason.yaml:12:21: unknown reason 'forty-moves'; use one of: E1, E2, blocked, no-pieces, repetition"
+    ],
+    # -- the rule that makes a claim false (generator/lessons/explain.py; every rule in test_explain.py) --
+    # The American start with White to move: one error for the list, not one per move.
+    "rule-side-to-move.yaml": [
+        "rule-side-to-move.yaml:10:20: the position has White to move, but every claimed move is a Black move "
+        f"(American / English checkers starts with Black: {AMERICAN_START_HINT})",
+        "rule-side-to-move.yaml:11:24: claimed only move 9-13, but it is not legal here: the position has White to "
+        f"move, and 9-13 is a Black move (American / English checkers starts with Black: {AMERICAN_START_HINT}); "
+        "legal: 21-17 22-17 22-18 23-18 23-19 24-19 24-20",
+    ],
+    "rule-majority-law.yaml": [
+        "rule-majority-law.yaml:10:21: claimed e5xg7 is legal, but it is not: the majority law: a capture must take "
+        "as many pieces as possible (d8xg5xc1 takes 2 pieces, e5xg7 takes 1); legal: d8xc1 d8xd2"
+    ],
+    "rule-italian-precedence.yaml": [
+        "rule-italian-precedence.yaml:12:22: claimed 29x22 is not legal because of 'no-such-move', but the reason "
+        "is 'precedence': the Italian precedence, rule 2 (the king captures): when a king and a man can take as "
+        "many pieces, the king must capture (21x30 is the king's capture)"
+    ],
+    "rule-men-capture-backward.yaml": [
+        "rule-men-capture-backward.yaml:10:24: claimed only move 18x27, but it is not legal here: men do not "
+        "capture backward in American / English checkers; legal: 18-14 18-15"
+    ],
+    "rule-crowning-ends-the-move.yaml": [
+        "rule-crowning-ends-the-move.yaml:10:20: line move 1: 12x3x10 is not legal here: crowning ends the move in "
+        "American / English checkers: a man that reaches the last row by capturing is crowned and stops there; "
+        "legal: 12x3"
+    ],
+    "rule-kings-move-one-square.yaml": [
+        "rule-kings-move-one-square.yaml:10:20: claimed exactly 2 legal move(s), but 28-23 28-31 are also legal",
+        "rule-kings-move-one-square.yaml:10:21: claimed 28-19 is legal, but it is not: kings move one square at a "
+        "time in Italian draughts (kings do not fly); legal: 28-23 28-24 28-31",
+    ],
+    "rule-draw-counter.yaml": [
+        "rule-draw-counter.yaml:11:21: claimed draw after the line, but the game is still ongoing: E2 (40 moves each "
+        "with no man advanced and nothing captured) draws at 80 plies without a capture or a man move; the counter "
+        "is at 79 of 80 plies"
     ],
     # -- puzzles -------------------------------------------------------------------------------
     "puzzle-reply-not-forced.yaml": [
