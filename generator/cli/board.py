@@ -40,10 +40,15 @@ def fen_command(ctx: click.Context, variant: Variant, board_file: str, turn: str
     """Read a board drawn as text and print its FEN.
 
     Rows from the top, White at the bottom, squares separated by spaces: w b (men), W B (kings),
-    . (empty playing square), - (light square); as in a lesson's 'board: |' block.
+    . (empty playing square), - (light square); as in a lesson's 'board: |' block.  Problems are
+    printed as FILE:LINE:COL: message (exit 1).
     """
-    name, text = _read_drawing(board_file)
+    name, data = _read_bytes(board_file)
     side = variant.first_to_move if turn is None else (WHITE if turn == "white" else BLACK)
+    text, problem = _decode(name, data)
+    if problem is not None:
+        click.echo(problem, err=True)
+        ctx.exit(EXIT_CONTENT)
     pos, problems = read_board(variant, text, side)
     if pos is None:
         for p in problems:
@@ -65,32 +70,32 @@ def board_command(variant: Variant, fen: str) -> None:
     click.echo(draw_board(position_arg(variant, fen)), nl=False)
 
 
-def _read_drawing(board_file: str) -> tuple[str, str]:
-    """(name for messages, text) of the drawing; unreadable input is a usage error (exit 2)."""
+def _read_bytes(board_file: str) -> tuple[str, bytes]:
+    """(name for messages, at most MAX_DRAWING_BYTES + 1 bytes); a file that cannot be opened is a
+    usage error (exit 2)."""
     if board_file == "-":
-        name, data = "<stdin>", sys.stdin.buffer.read(MAX_DRAWING_BYTES + 1)
-    else:
-        path = Path(board_file)
-        if not path.is_file():
-            what = "a folder, not a file" if path.is_dir() else "no such file"
-            raise click.BadParameter(f"{board_file}: {what}", param_hint="'--board'")
-        try:
-            with path.open("rb") as fh:
-                data = fh.read(MAX_DRAWING_BYTES + 1)
-        except OSError as exc:
-            raise click.BadParameter(f"{board_file}: {exc.strerror or exc}", param_hint="'--board'") from None
-        name = board_file
-    if len(data) > MAX_DRAWING_BYTES:
-        raise click.BadParameter(
-            f"{name}: more than {MAX_DRAWING_BYTES // 1024} KiB; a drawn board is a few hundred bytes",
-            param_hint="'--board'",
-        )
+        return "<stdin>", sys.stdin.buffer.read(MAX_DRAWING_BYTES + 1)
+    path = Path(board_file)
+    if not path.is_file():
+        what = "a folder, not a file" if path.is_dir() else "no such file"
+        raise click.BadParameter(f"{board_file}: {what}", param_hint="'--board'")
     try:
-        return name, data.decode("utf-8-sig")
+        with path.open("rb") as fh:
+            return board_file, fh.read(MAX_DRAWING_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"{board_file}: {exc.strerror or exc}", param_hint="'--board'") from None
+
+
+def _decode(name: str, data: bytes) -> tuple[str, str | None]:
+    """(text, None), or ("", the one error line) for input that is not a drawing's text."""
+    if len(data) > MAX_DRAWING_BYTES:
+        return "", f"{name}:1:1: more than {MAX_DRAWING_BYTES // 1024} KiB; a drawn board is a few hundred bytes"
+    try:
+        return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise click.BadParameter(f"{name}:{line}:{col}: not UTF-8 text", param_hint="'--board'") from None
+        return "", f"{name}:{line}:{col}: not UTF-8 text: save the file as UTF-8"
 
 
 def _place(text: str, problem: DrawingError) -> tuple[int, int]:
