@@ -269,8 +269,8 @@ def _switch_rule(v: Variant, field: str, value: object, capture: bool) -> Rule:
         )
     return Rule(
         "removal-at-end",
-        f"in {game} captured pieces stay on the board until the capture ends: the capturing piece may not "
-        "pass over or land on a square it has already captured (that is the Turkish rule)",
+        f"in {game} captured pieces stay on the board until the capture ends (the Turkish strike rule): the "
+        "capturing piece may not pass over or land on a square it has already captured",
     )
 
 

@@ -166,8 +166,8 @@ NAMED = [
         "W:WKh4:Bb2,g3,f4,c5,g5",
         "h4:e7:a3:c1:g5",
         "removal-at-end",
-        r"^in Russian draughts captured pieces stay on the board until the capture ends: the capturing piece may "
-        r"not pass over or land on a square it has already captured",
+        r"^in Russian draughts captured pieces stay on the board until the capture ends \(the Turkish strike "
+        r"rule\): the capturing piece may not pass over or land on a square it has already captured$",
     ),
     (
         "international",
