@@ -111,7 +111,10 @@ def side_to_move_of_all(pos: Position, texts: Sequence[tuple[Sequence[int], str]
         if piece is None or piece[0] == pos.turn or not fitting(flipped, squares, legal):
             return None
     me, them = SIDE[pos.turn], SIDE[pos.turn ^ 1]
-    text = f"the position has {me} to move, but every claimed move is a {them} move"
+    if len(texts) == 1:
+        text = f"the position has {me} to move, but the claimed move {texts[0][1].strip()} is a {them} move"
+    else:
+        text = f"the position has {me} to move, but every claimed move is a {them} move"
     return text + _start_hint(pos)
 
 

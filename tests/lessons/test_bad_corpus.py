@@ -187,13 +187,15 @@ EXPECTED: dict[str, list[str | Near]] = {
         "unknown-reason.yaml:12:21: unknown reason 'forty-moves'; use one of: E1, E2, blocked, no-pieces, repetition"
     ],
     # -- the rule that makes a claim false (generator/lessons/explain.py; every rule in test_explain.py) --
-    # The American start with White to move: one error for the list, not one per move.
+    # The American start with White to move: one error per list of moves, not one per move.
     "rule-side-to-move.yaml": [
         "rule-side-to-move.yaml:10:20: the position has White to move, but every claimed move is a Black move "
         f"(American / English checkers starts with Black: {AMERICAN_START_HINT})",
         "rule-side-to-move.yaml:11:24: claimed only move 9-13, but it is not legal here: the position has White to "
         f"move, and 9-13 is a Black move (American / English checkers starts with Black: {AMERICAN_START_HINT}); "
         "legal: 21-17 22-17 22-18 23-18 23-19 24-19 24-20",
+        "rule-side-to-move.yaml:12:20: the position has White to move, but every claimed move is a Black move "
+        f"(American / English checkers starts with Black: {AMERICAN_START_HINT})",
     ],
     "rule-majority-law.yaml": [
         "rule-majority-law.yaml:10:21: claimed e5xg7 is legal, but it is not: the majority law: a capture must take "

@@ -300,9 +300,13 @@ def test_side_to_move_sentence_only_when_every_move_is_the_other_sides() -> None
     assert side_to_move_of_all(pos, _written(pos, ["9-13", "13-17"])) is None  # nothing on 13
     assert side_to_move_of_all(pos, _written(pos, ["9-14", "1-6"])) is None  # 1-6 is no move for Black either
     assert side_to_move_of_all(pos, []) is None
+    assert side_to_move_of_all(pos, _written(pos, ["9-13"])) == (
+        "the position has White to move, but the claimed move 9-13 is a Black move (American / English checkers "
+        f"starts with Black: PDN FEN '{AMERICAN_START}', or write 'start')"
+    )
     # Not the start position: no hint about the first mover.
     pos = Position.from_fen("international", "B:W31-50:B1-19")
-    assert side_to_move_of_all(pos, _written(pos, ["31-26"])) == (
+    assert side_to_move_of_all(pos, _written(pos, ["31-26", "32-28"])) == (
         "the position has Black to move, but every claimed move is a White move"
     )
 
