@@ -74,6 +74,8 @@ def _read_bytes(board_file: str) -> tuple[str, bytes]:
     """(name for messages, at most MAX_DRAWING_BYTES + 1 bytes); a file that cannot be opened is a
     usage error (exit 2)."""
     if board_file == "-":
+        if sys.stdin.isatty():
+            click.echo("damas fen: type the board row by row, then Ctrl-D (or give --board FILE)", err=True)
         return "<stdin>", sys.stdin.buffer.read(MAX_DRAWING_BYTES + 1)
     path = Path(board_file)
     if not path.is_file():
