@@ -50,9 +50,9 @@ TAB = 12.0
 """Width of a glue tab."""
 FRAME = 1.8
 """Thickness of the board's outer frame."""
-BAND = 7.0
+BAND = 6.0
 """Room for edge coordinates outside the frame."""
-CROP = 5.0
+CROP = 4.5
 """Room outside a cut line for the crop marks."""
 TILE = 30.0
 """Side of one cut-out piece token."""
