@@ -268,6 +268,7 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
     tabs = []
     if tile.right:
         other = _neighbour(tiles, tile, 1, 0)
+        # the text sits on a patch of the tab's own grey, so the alignment lines do not cross it
         tabs.append(
             {
                 "x": x0 + bw,
@@ -296,6 +297,8 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
                 "rotate": 0,
             }
         )
+    for t in tabs:
+        t["text_w"] = len(str(t["text"])) * 3 * 0.66 + 2  # DejaVu Sans Bold at 3 mm: ~0.66 em a letter
     # Seams where this sheet goes on top of a neighbour's tab: a note in the waste beyond the cut.
     glue_notes = []
     if tile.left:
@@ -505,7 +508,7 @@ def _lesson_facts(lessons: list[LessonItem]) -> tuple[str | None, list[str]]:
     return (lessons[0].title if lessons else None), []
 
 
-def rules_data(item: VariantItem, settings: Settings) -> dict[str, Any]:
+def rules_data(item: VariantItem, settings: Settings, tiles: list[Tile] | None = None) -> dict[str, Any]:
     """The one-page rules summary: rows worded from the variant record, setup, lesson facts."""
     v = item.variant
     who = "as pretas" if v.first_to_move == BLACK else "as brancas"
@@ -516,15 +519,8 @@ def rules_data(item: VariantItem, settings: Settings) -> dict[str, Any]:
         _labels_text(v, settings.coordinates(v)),
     ]
     lesson_title, facts = _lesson_facts(item.lessons)
-    start = v.start()
-    svg = diagram(
-        start,
-        theme="print",
-        side_to_move_marker=False,
-        numbers=not settings.coordinates(v),
-        coordinates=settings.coordinates(v),
-        uid=f"{v.name}-inicio",
-    )
+    if tiles is None:
+        tiles = plan_tiles(v.geometry.width, v.geometry.height, settings, settings.coordinates(v))
     return {
         "title": "Regras resumidas",
         "variant": v.title,
@@ -532,7 +528,8 @@ def rules_data(item: VariantItem, settings: Settings) -> dict[str, Any]:
         "rows": [[row.label, row.cell(v)] for row in ROWS],
         "facts": facts,
         "lesson": lesson_title,
-        "diagram": {"svg": str(svg), "alt": f"Posição inicial. {_alt_start(v)}"},
+        "diagram": _start_image(v, settings, f"{v.name}-inicio"),
+        "assembly": assembly_steps(tiles, settings),
         "note": "Gerado a partir dos mesmos dados do motor de regras que conferem as lições e a tabela de comparação.",
     }
 
@@ -544,12 +541,52 @@ def _alt_start(v: Variant) -> str:
 # -- the whole set ----------------------------------------------------------------------------------------
 
 
+def _start_image(variant: Variant, settings: Settings, uid: str) -> dict[str, str]:
+    svg = diagram(
+        variant.start(),
+        theme="print",
+        side_to_move_marker=False,
+        numbers=not settings.coordinates(variant),
+        coordinates=settings.coordinates(variant),
+        uid=uid,
+    )
+    return {"svg": str(svg), "alt": f"Posição inicial. {_alt_start(variant)}"}
+
+
+RULER_H = 7.0
+"""Height of the 10 cm ruler drawn by the template (line, ticks and labels)."""
+
+
+def _cm(mm: float) -> str:
+    return _n(mm / 10).replace(".", ",")
+
+
+def _paper_name(settings: Settings) -> str:
+    return "A4" if settings.paper == "a4" else "Carta (Letter)"
+
+
+def assembly_steps(tiles: list[Tile], settings: Settings) -> list[str]:
+    """How to print and put the set together (printed with the rules, where there is always room)."""
+    return [
+        f"Imprima em papel {_paper_name(settings)}, em tamanho real (100 %, sem “ajustar à página”). "
+        f"Confira: a régua mede 10 cm e cada casa do tabuleiro, {_cm(settings.square_mm)} cm.",
+        f"Recorte as {len(tiles)} partes do tabuleiro nas linhas tracejadas. Cada parte tem o seu número "
+        "e um mapa que mostra onde ela fica.",
+        "Cole na ordem do mapa: a parte da direita e a de baixo vão por cima das abas “cole aqui”, com as "
+        "linhas das casas sobre as marcas da aba (a mesma letra nas duas folhas). Um papelão por baixo "
+        "deixa o tabuleiro firme.",
+        "Recorte as peças nas linhas tracejadas. As damas (com coroa) servem quando uma pedra é promovida.",
+    ]
+
+
 def _sheet_texts(variant: Variant, tiles: list[Tile], tile: Tile, layout: SheetLayout, settings: Settings) -> dict:
+    """The words and pictures in the free space under a tile: where it goes; on the first sheet
+    also the print check, the ruler and the start position when there is room for them."""
     pw, ph = settings.size
     where = _place_words(tile)
-    paper = "A4" if settings.paper == "a4" else "Carta (Letter)"
     text_x = MARGIN + tile.grid_cols * 6.0 + 8
-    free_h = ph - MARGIN - layout.free_top
+    top = layout.free_top + 2
+    free_h = ph - MARGIN - top
     page: dict[str, Any] = {
         "kind": "sheet",
         "heading": f"{variant.title} · tabuleiro, parte {tile.number} de {len(tiles)}",
@@ -557,44 +594,26 @@ def _sheet_texts(variant: Variant, tiles: list[Tile], tile: Tile, layout: SheetL
         "texts": [],
         "images": [],
     }
-    lines: list[str]
+    text_w = pw - MARGIN - text_x
+    lines = [f"Parte {tile.number} de {len(tiles)}: {where}. O mapa mostra onde ela fica."]
     if tile.number == 1:
-        lines = [
-            f"Imprima em papel {paper}, em tamanho real (100 %, sem “ajustar à página”): a régua "
-            "abaixo deve medir 10 cm, e cada casa do tabuleiro, "
-            f"{_n(settings.square_mm / 10).replace('.', ',')} cm.",
-            f"Corte cada parte nas linhas tracejadas. Cole as {len(tiles)} partes na ordem do mapa: "
-            "a parte da direita e a de baixo vão por cima das abas “cole aqui”, com as linhas das casas "
-            "alinhadas às marcas da aba.",
-            "As peças para recortar e um resumo das regras estão nas últimas folhas.",
-        ]
-        diagram_w = min(free_h - 4, 62.0)
+        diagram_w = min(free_h - 4, 56.0)
         if diagram_w >= 30:
+            image = _start_image(variant, settings, f"{variant.name}-inicio-folha")
             page["images"].append(
-                {
-                    "svg": str(
-                        diagram(
-                            variant.start(),
-                            theme="print",
-                            side_to_move_marker=False,
-                            numbers=not settings.coordinates(variant),
-                            coordinates=settings.coordinates(variant),
-                            uid=f"{variant.name}-inicio-folha",
-                        )
-                    ),
-                    "alt": f"Posição inicial. {_alt_start(variant)}",
-                    "x": pw - MARGIN - diagram_w,
-                    "y": layout.free_top + 2,
-                    "w": diagram_w,
-                    "caption": "Posição inicial",
-                }
+                {**image, "x": pw - MARGIN - diagram_w, "y": top, "w": diagram_w, "caption": "Posição inicial"}
             )
-        text_w = pw - MARGIN - text_x - (diagram_w + 6 if page["images"] else 0)
-        page["ruler"] = {"x": text_x, "y": ph - MARGIN - 7}
-    else:
-        lines = [f"Parte {tile.number} de {len(tiles)}: {where}. O mapa mostra onde ela fica."]
-        text_w = pw - MARGIN - text_x
-    page["texts"].append({"x": text_x, "y": layout.free_top + 2, "w": text_w, "lines": lines})
+            text_w -= diagram_w + 6
+        ruler_here = free_h >= 14 + RULER_H and text_w >= 104
+        if ruler_here:
+            page["ruler"] = {"x": text_x, "y": ph - MARGIN - RULER_H}
+        lines = [
+            f"Imprima em tamanho real (100 %, sem “ajustar à página”): a régua "
+            f"{'abaixo' if ruler_here else 'da última folha'} deve medir 10 cm e cada casa, "
+            f"{_cm(settings.square_mm)} cm. Instruções de montagem, peças e regras nas últimas folhas.",
+            *lines,
+        ]
+    page["texts"].append({"x": text_x, "y": top, "w": text_w, "lines": lines})
     return page
 
 
@@ -644,7 +663,7 @@ def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[s
                 "images": [],
             }
         )
-    pages.append({"kind": "rules", **rules_data(item, settings)})
+    pages.append({"kind": "rules", **rules_data(item, settings, tiles)})
     w, h = settings.size
     return {
         "title": f"Imprima seu jogo de damas: {v.title}",
