@@ -91,7 +91,9 @@ def test_tiles_cover_every_square_once_and_fit_the_printable_area(name: str, pap
         seen += [(sq["col"], sq["row"]) for sq in layout.squares]
         left = layout.x0 - layout.pads["left"] - printset.CROP
         right = layout.x0 + t.cols * settings.square_mm + layout.pads["right"] + printset.CROP
+        top = layout.y0 - layout.pads["top"] - printset.CROP
         bottom = layout.free_top
+        assert top >= printset.MARGIN + printset.HEADER - 1e-9, (t, top)  # below the sheet's title
         assert left >= printset.MARGIN - 1e-9 and right <= pw - printset.MARGIN + 1e-9, (t, left, right)
         assert bottom <= ph - printset.MARGIN, (t, bottom)
         assert f'width="{pw:g}mm" height="{ph:g}mm"' in svg  # the drawing is the page, at 1:1
