@@ -256,19 +256,14 @@ def _neighbour(tiles: list[Tile], tile: Tile, dc: int, dr: int) -> Tile:
     return next(t for t in tiles if t.grid_col == tile.grid_col + dc and t.grid_row == tile.grid_row + dr)
 
 
-def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: Settings) -> tuple[str, SheetLayout]:
-    """The drawing of one board sheet (the whole page, in mm) and where it put things."""
-    layout = sheet_layout(variant, tile, settings)
-    pw, ph = settings.size
-    s = settings.square_mm
-    coords = settings.coordinates(variant)
+def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """Glue tabs on the right and below, with an alignment line at every square edge of the seam
+    and the number of the part that goes on top (and the seam's letter, written on both sheets)."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
     bw, bh = tile.cols * s, tile.rows * s
-    x0, y0, pads = layout.x0, layout.y0, layout.pads
-    cut = (x0 - pads["left"], y0 - pads["top"], x0 + bw + pads["right"], y0 + bh + pads["bottom"])
     tabs = []
     if tile.right:
         other = _neighbour(tiles, tile, 1, 0)
-        # the text sits on a patch of the tab's own grey, so the alignment lines do not cross it
         tabs.append(
             {
                 "x": x0 + bw,
@@ -298,29 +293,33 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
             }
         )
     for t in tabs:
-        t["text_w"] = len(str(t["text"])) * 3 * 0.66 + 2  # DejaVu Sans Bold at 3 mm: ~0.66 em a letter
-    # Seams where this sheet goes on top of a neighbour's tab: a note in the waste beyond the cut.
-    glue_notes = []
-    if tile.left:
-        other = _neighbour(tiles, tile, -1, 0)
-        glue_notes.append(
-            {
-                "x": x0 - 2.5,
-                "y": y0 + bh / 2,
-                "rotate": -90,
-                "text": f"corte na linha e cole sobre a aba {_seam_letter(tiles, tile, other)} da parte {other.number}",
-            }
-        )
-    if tile.top:
-        other = _neighbour(tiles, tile, 0, -1)
-        glue_notes.append(
-            {
-                "x": x0 + bw / 2,
-                "y": y0 - 2.5,
-                "rotate": 0,
-                "text": f"corte na linha e cole sobre a aba {_seam_letter(tiles, tile, other)} da parte {other.number}",
-            }
-        )
+        # the text sits on a patch of the tab's grey, so the alignment lines do not cross it;
+        # DejaVu Sans Bold at 3 mm is about 0.66 em a letter
+        t["text_w"] = len(str(t["text"])) * 3 * 0.66 + 2
+    return tabs
+
+
+def _glue_notes(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """Where this sheet goes on top of a neighbour's tab: a note in the waste beyond the cut."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    notes = []
+    for dc, dr, x, y, rotate in (
+        (-1, 0, x0 - 2.5, y0 + tile.rows * s / 2, -90),
+        (0, -1, x0 + tile.cols * s / 2, y0 - 2.5, 0),
+    ):
+        if not (tile.left if dc else tile.top):
+            continue
+        other = _neighbour(tiles, tile, dc, dr)
+        letter = _seam_letter(tiles, tile, other)
+        text = f"corte na linha e cole sobre a aba {letter} da parte {other.number}"
+        notes.append({"x": x, "y": y, "rotate": rotate, "text": text})
+    return notes
+
+
+def _frame(tile: Tile, layout: SheetLayout) -> list[tuple[float, float, float, float]]:
+    """Strips of the board's outer frame on the tile's outer sides, meeting squarely at corners."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    bw, bh = tile.cols * s, tile.rows * s
     frame = []
     if not tile.left:
         frame.append((x0 - FRAME, y0 - (0 if tile.top else FRAME), FRAME, bh + (0 if tile.top else FRAME)))
@@ -330,18 +329,49 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
         frame.append((x0 + bw, y0, FRAME, bh + (0 if tile.bottom else FRAME)))
     if not tile.bottom:
         frame.append((x0 - (0 if tile.left else FRAME), y0 + bh, bw + (0 if tile.left else FRAME), FRAME))
-    edge = []
-    if coords:
-        size = 4.2
-        if not tile.bottom:
-            for sq in layout.squares:
-                if sq["row"] == tile.row0 + tile.rows - 1:
-                    edge.append({"x": sq["x"] + s / 2, "y": y0 + bh + FRAME + BAND - 1.8, "text": sq["file"]})
-        if not tile.left:
-            for sq in layout.squares:
-                if sq["col"] == tile.col0:
-                    edge.append({"x": x0 - FRAME - BAND / 2, "y": sq["y"] + s / 2 + size * 0.36, "text": sq["rank"]})
-    map_cell = 6.0
+    return frame
+
+
+EDGE_SIZE = 4.2
+"""Font size of the edge coordinates (mm)."""
+
+
+def _edge_labels(tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """File letters under the bottom row and rank numbers left of the first column, as White sees
+    the board, on the tiles that hold those edges."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    labels = []
+    for sq in layout.squares:
+        if not tile.bottom and sq["row"] == tile.row0 + tile.rows - 1:
+            labels.append({"x": sq["x"] + s / 2, "y": y0 + tile.rows * s + FRAME + BAND - 1.8, "text": sq["file"]})
+        if not tile.left and sq["col"] == tile.col0:
+            labels.append({"x": x0 - FRAME - BAND / 2, "y": sq["y"] + s / 2 + EDGE_SIZE * 0.36, "text": sq["rank"]})
+    return labels
+
+
+def _assembly_map(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> dict[str, Any]:
+    """A small plan of all the parts with this one filled in."""
+    cell, top = 6.0, layout.free_top + 2
+    cells = [
+        {
+            "x": MARGIN + t.grid_col * cell,
+            "y": top + t.grid_row * cell,
+            "number": t.number,
+            "here": t.number == tile.number,
+        }
+        for t in tiles
+    ]
+    return {"x": MARGIN, "y": top, "cell": cell, "cells": cells}
+
+
+def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: Settings) -> tuple[str, SheetLayout]:
+    """The drawing of one board sheet (the whole page, in mm) and where it put things."""
+    layout = sheet_layout(variant, tile, settings)
+    pw, ph = settings.size
+    s = settings.square_mm
+    coords = settings.coordinates(variant)
+    x0, y0, pads = layout.x0, layout.y0, layout.pads
+    cut = (x0 - pads["left"], y0 - pads["top"], x0 + tile.cols * s + pads["right"], y0 + tile.rows * s + pads["bottom"])
     view = {
         "width": pw,
         "height": ph,
@@ -350,27 +380,14 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
         "paint": {k: PAINT[k] for k in ("square dark", "square full", "grid", "border")},
         "numbers": not coords,
         "number_size": max(3.2, 0.1 * s),
-        "edge": edge,
-        "edge_size": 4.2,
-        "frame": frame,
-        "tabs": tabs,
-        "glue_notes": glue_notes,
+        "edge": _edge_labels(tile, layout) if coords else [],
+        "edge_size": EDGE_SIZE,
+        "frame": _frame(tile, layout),
+        "tabs": _tabs(tiles, tile, layout),
+        "glue_notes": _glue_notes(tiles, tile, layout),
         "cut": cut,
         "crop": _crop_marks(*cut),
-        "map": {
-            "x": MARGIN,
-            "y": layout.free_top + 2,
-            "cell": map_cell,
-            "cells": [
-                {
-                    "x": MARGIN + t.grid_col * map_cell,
-                    "y": layout.free_top + 2 + t.grid_row * map_cell,
-                    "number": t.number,
-                    "here": t.number == tile.number,
-                }
-                for t in tiles
-            ],
-        },
+        "map": _assembly_map(tiles, tile, layout),
         "uid": f"{variant.name}-folha-{tile.number}",
     }
     return _environment().get_template(BOARD_TEMPLATE).render(v=view), layout
