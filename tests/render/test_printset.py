@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -333,3 +334,20 @@ def test_template_compiles_without_warnings(tmp_path: Path) -> None:
     )
     assert out.startswith(b"%PDF-")
     assert warnings == []
+
+
+@pytest.mark.parametrize(("name", "paper"), [("italian", "a4"), ("international", "letter")])
+def test_the_ruler_on_the_rules_sheet_prints_ten_cm(sets, name: str, paper: str) -> None:
+    """The reader checks the print scale against the ruler: its line is the longest black line on
+    the rules sheet (the table's rules are grey) and must measure 10 cm."""
+    dpi = 100
+    path = sets[(name, paper)]
+    image = render_page(path, len(pypdf.PdfReader(path).pages), dpi)
+    width, height = image.size
+    data = image.tobytes()
+    dark = re.compile(rb"[\x00-\x63]+")  # pixels darker than 100
+    longest = max(
+        (len(m.group()) for y in range(height) for m in dark.finditer(data[y * width : (y + 1) * width])),
+        default=0,
+    )
+    assert abs(longest * 25.4 / dpi - 100) < 0.6, longest
