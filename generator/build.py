@@ -23,6 +23,7 @@ from pathlib import Path
 from . import __version__
 from .lessons.check import CheckReport, check_paths
 from .render import pdf as pdf_stage
+from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
 from .render.site import Site, plan_site
@@ -82,12 +83,15 @@ def build(
     progress: Progress | None = None,
     jobs: int | None = None,
     incremental: bool = True,
+    paper: str = "a4",
 ) -> BuildSummary:
     """Build the course into ``out``.
 
     With ``incremental`` (the default), a PDF whose inputs (template, data, diagrams, compiler and
     damas versions) hash the same as in the previous build in ``out`` is copied from it instead of
     compiled again; everything else is cheap and always remade.
+
+    ``paper`` (``a4`` or ``letter``) sizes the printable board-and-pieces set of each variant.
 
     Raises:
         BuildRefused: when any lesson fails its check (names the files).
@@ -101,6 +105,7 @@ def build(
         if f not in FORMATS:
             raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
     wanted: list[Variant] = [get_variant(v) for v in variants]
+    print_settings = printset.Settings(paper=paper)
 
     report = check_paths(lessons)
     if not report.ok:
@@ -117,7 +122,7 @@ def build(
     previous = _manifest(dest) if incremental else {}
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-building-", dir=dest.parent))
     try:
-        summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages)
+        summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, print_settings)
         _replace(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -165,6 +170,7 @@ def _write(
     dest: Path,
     previous: dict[str, str],
     stages: dict[str, float],
+    print_settings: printset.Settings | None = None,
 ) -> BuildSummary:
     summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
     mark = time.perf_counter()
@@ -196,6 +202,7 @@ def _write(
         mark = time.perf_counter()
         books = {b.variant.name: b for b in plan_books(site)}
         work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
+        work += [printset.job_for(v, print_settings) for v in site.variants]
         todo = []
         for i, job in enumerate(work):
             key = manifest[job.output] = _job_key(job, svgs)

@@ -206,6 +206,8 @@ PDFS = [
     "brazilian/inicio.pdf",
     "brazilian.pdf",
 ]
+PRINTSETS = ["american-tabuleiro.pdf", "brazilian-tabuleiro.pdf"]
+"""The printable board-and-pieces sets (generator/render/printset.py), one per variant."""
 SUMMARY = re.compile(
     r"built (?P<pages>\d+) page\(s\), (?P<diagrams>\d+) diagram\(s\), (?P<puzzles>\d+) puzzle\(s\), "
     r"(?P<pdfs>\d+) PDF\(s\)(?: \((?P<reused>\d+) unchanged\))? for (?P<variants>\d+) variant\(s\) in "

@@ -10,7 +10,7 @@ from generator.build import MANIFEST, build
 from generator.cli import main
 from generator.rules import DamasError
 
-from .helpers import PDFS, SUMMARY, leftovers, read_page
+from .helpers import PDFS, PRINTSETS, SUMMARY, leftovers, read_page
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -45,8 +45,8 @@ def test_format_pdf_writes_only_pdfs(lessons_dir: Path, tmp_path: Path, capsys: 
     assert code == 0, err
     m = SUMMARY.fullmatch(stdout.strip().splitlines()[-1])
     assert m, stdout
-    assert int(m["pdfs"]) == len(PDFS) and int(m["pages"]) == 0
-    assert files(out) == {f"pdf/{p}" for p in PDFS} | {MANIFEST}, "only PDFs (no pages, SVGs or Typst data)"
+    assert int(m["pdfs"]) == len(PDFS) + len(PRINTSETS) and int(m["pages"]) == 0
+    assert files(out) == {f"pdf/{p}" for p in PDFS + PRINTSETS} | {MANIFEST}, "only PDFs (no pages, SVGs or Typst data)"
     assert leftovers(tmp_path, "site") == []
 
 

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from generator.build import build
 
-from .helpers import PDFS
+from .helpers import PDFS, PRINTSETS
 
 
 def _text(pdf: Path) -> str:
@@ -23,8 +23,8 @@ def test_unchanged_course_reuses_every_pdf(lessons_dir: Path, tmp_path: Path) ->
     first = build(out, lessons=[lessons_dir], jobs=1)
     assert first.reused == 0
     second = build(out, lessons=[lessons_dir], jobs=1)
-    assert second.reused == second.pdfs == len(PDFS)
-    assert f"({len(PDFS)} unchanged)" in str(second)
+    assert second.reused == second.pdfs == len(PDFS) + len(PRINTSETS)
+    assert f"({len(PDFS) + len(PRINTSETS)} unchanged)" in str(second)
 
 
 def test_editing_one_lesson_recompiles_only_its_pdfs(lessons_dir: Path, tmp_path: Path) -> None:
@@ -33,8 +33,9 @@ def test_editing_one_lesson_recompiles_only_its_pdfs(lessons_dir: Path, tmp_path
     lesson = next(p for p in lessons_dir.rglob("*.yaml") if p.parent.name == "brazilian")
     lesson.write_text(lesson.read_text("utf-8").replace("title:", "title: Novo —", 1), "utf-8")
     again = build(out, lessons=[lessons_dir], jobs=1)
-    # the Brazilian lesson's own PDF and the Brazilian collection change; the American ones do not
-    assert again.pdfs - again.reused == 2
+    # the Brazilian lesson's own PDF, the Brazilian collection and the Brazilian printable set (its
+    # rules sheet names the lesson) change; the American ones do not
+    assert again.pdfs - again.reused == 3
     assert "Novo —" in _text(out / "pdf" / "brazilian.pdf")
 
 

@@ -13,7 +13,7 @@ import pytest
 from generator.build import MANIFEST
 from generator.rules import get_variant
 
-from .helpers import PAGES, PDFS, SUMMARY, SVGS, Built, local_target, read_page
+from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
 
 RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src", "embed": "src"}
 
@@ -23,7 +23,7 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
     expected = (
         {f"html/{p}" for p in PAGES}
         | {f"html/svg/{s}" for s in SVGS}
-        | {f"pdf/{p}" for p in PDFS}
+        | {f"pdf/{p}" for p in PDFS + PRINTSETS}
         | {"html/style.css", MANIFEST}
     )
     assert files == expected
@@ -38,7 +38,7 @@ def test_summary_line(built: Built) -> None:
     assert int(m["pages"]) == len(PAGES)
     assert int(m["diagrams"]) == 6  # lesson diagrams; the puzzle diagram is counted as a puzzle
     assert int(m["puzzles"]) == 1
-    assert int(m["pdfs"]) == len(PDFS)
+    assert int(m["pdfs"]) == len(PDFS) + len(PRINTSETS)
     assert int(m["variants"]) == 2
     assert Path(m["out"]).resolve() == built.out.resolve()
     assert sorted(built.summary.variants) == ["american", "brazilian"]

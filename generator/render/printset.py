@@ -1,0 +1,697 @@
+""" "Imprima seu jogo de damas": a printable board, pieces and a rules sheet for one variant, as one PDF.
+
+A full-size board (squares of at least 4 cm) never fits one sheet: 8 × 4 cm = 32 cm is longer than
+A4 (29.7 cm) and Letter (27.9 cm).  The board is cut into tiles laid out on portrait sheets; every
+tile that has a neighbour on its right or below carries a glue tab ("cole aqui") there, with
+alignment lines continuing the square edges, and the neighbour is cut at its board edge and glued
+on top.  Geometry comes from the rules engine (:class:`~generator.rules.geometry.Geometry`): which
+squares are played, which corner is dark (standard boards: at each player's left; mirrored boards:
+at the right; the Turkish board: every square alike), and how squares are named.
+
+Pieces are the diagram pieces (:mod:`generator.render.svg` shapes, print theme) at full size, on a
+grid of straight cutting lines; white pieces are outlined, black pieces filled, kings carry the
+crown path, so the set works in black-and-white printing.  The rules sheet is worded from the same
+variant record as the comparison page (:data:`generator.render.comparison.ROWS`) plus verified facts
+of the variant's rules lesson.
+
+All measures are millimetres; the SVG sheets use a millimetre viewBox the size of the paper, so a
+square of ``square_mm`` prints at exactly that size when printed at 100 %.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import BLACK, WHITE, Variant
+from ..rules.geometry import Layout, Numbering
+from .comparison import ROWS
+from .pdf import TEMPLATES, PdfJob
+from .site import LessonItem, VariantItem
+from .svg import CROWN, PIECE_R, RING_R, _environment, _n, diagram, theme_paints
+
+TEMPLATE = TEMPLATES / "printset.typ"
+BOARD_TEMPLATE = "printset-board.svg.j2"
+PIECES_TEMPLATE = "printset-pieces.svg.j2"
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+"""Portrait width and height in millimetres."""
+LABELS = ("auto", "numbers", "coordinates")
+"""Square names: in the playing squares ("numbers"), along the edges ("coordinates"), or the
+variant's own habit ("auto": numbers for numbered notations, coordinates for algebraic ones)."""
+MIN_SQUARE_MM = 40.0
+
+MARGIN = 10.0
+"""Kept blank on every paper edge: home printers cannot print there."""
+HEADER = 16.0
+"""Room for the sheet's title line (written by Typst) above the drawing."""
+TAB = 12.0
+"""Width of a glue tab."""
+FRAME = 1.8
+"""Thickness of the board's outer frame."""
+BAND = 6.0
+"""Room for edge coordinates outside the frame."""
+CROP = 4.5
+"""Room outside a cut line for the crop marks."""
+TILE = 30.0
+"""Side of one cut-out piece token."""
+PIECE_RATIO = 0.34
+"""Piece radius as a fraction of a board square (the diagrams use 0.36, printed tokens want a
+little more paper round the disc)."""
+SPARE_MEN = 2
+MIN_KINGS = 4
+PAINT = theme_paints("print")
+
+
+def output_path(variant: str) -> str:
+    """Where the set goes, relative to the build root (beside ``pdf/<variant>.pdf``; a lesson PDF
+    lives in ``pdf/<variant>/`` and so can never take this name)."""
+    return f"pdf/{variant}-tabuleiro.pdf"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to print: paper (``a4`` or ``letter``), square side in mm, how squares are named."""
+
+    paper: str = "a4"
+    square_mm: float = MIN_SQUARE_MM
+    labels: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.paper not in PAPERS:
+            raise ValueError(f"unknown paper size '{self.paper}' (paper sizes: {', '.join(PAPERS)})")
+        if (
+            isinstance(self.square_mm, bool)
+            or not isinstance(self.square_mm, int | float)
+            or not math.isfinite(self.square_mm)
+            or self.square_mm < MIN_SQUARE_MM
+        ):
+            raise ValueError(f"square_mm must be a number of at least {MIN_SQUARE_MM:g}, not {self.square_mm!r}")
+        if self.labels not in LABELS:
+            raise ValueError(f"unknown labels '{self.labels}' (labels: {', '.join(LABELS)})")
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return PAPERS[self.paper]
+
+    def coordinates(self, variant: Variant) -> bool:
+        """True for edge coordinates, False for numbers in the playing squares."""
+        if self.labels == "auto":
+            return variant.geometry.numbering is Numbering.ALGEBRAIC
+        return self.labels == "coordinates"
+
+
+# -- tiling the board ---------------------------------------------------------------------------------
+
+
+def _split(n: int, most: int) -> list[int]:
+    """``n`` squares in as few runs of at most ``most`` as possible, as even as possible, longer first."""
+    if most < 1:
+        raise ValueError("the paper is too small for even one square of this size")
+    parts = math.ceil(n / most)
+    base, extra = divmod(n, parts)
+    return [base + 1] * extra + [base] * (parts - extra)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One sheet's part of the board: drawn columns ``col0..col0+cols-1`` and drawn rows
+    ``row0..row0+rows-1`` (row 0 is the top row with White at the bottom)."""
+
+    number: int
+    grid_col: int
+    grid_row: int
+    col0: int
+    row0: int
+    cols: int
+    rows: int
+    grid_cols: int
+    grid_rows: int
+
+    @property
+    def left(self) -> bool:
+        """A neighbour on the left (this tile is cut at its left board edge and glued over its tab)."""
+        return self.grid_col > 0
+
+    @property
+    def top(self) -> bool:
+        return self.grid_row > 0
+
+    @property
+    def right(self) -> bool:
+        """A neighbour on the right: this tile carries the glue tab on that side."""
+        return self.grid_col < self.grid_cols - 1
+
+    @property
+    def bottom(self) -> bool:
+        return self.grid_row < self.grid_rows - 1
+
+
+def plan_tiles(width: int, height: int, settings: Settings, coordinates: bool) -> list[Tile]:
+    """Cut a ``width`` × ``height`` board into portrait sheets, reading order (left to right, top
+    to bottom).  Each tile is checked to fit the printable area with its tabs, frame and marks."""
+    pw, ph = settings.size
+    s = settings.square_mm
+    band = BAND if coordinates else 0.0
+    # Left and top: the frame (and the coordinates) on outer tiles, nothing on seams; right and
+    # bottom: a glue tab on seams, the frame (and coordinates below) on outer tiles.
+    room_w = pw - 2 * MARGIN - 2 * CROP - (FRAME + band) - max(TAB, FRAME)
+    room_h = ph - 2 * MARGIN - HEADER - 2 * CROP - FRAME - max(TAB, FRAME + band)
+    col_runs = _split(width, math.floor(room_w / s))
+    row_runs = _split(height, math.floor(room_h / s))
+    tiles = []
+    row0 = 0
+    for gr, rows in enumerate(row_runs):
+        col0 = 0
+        for gc, cols in enumerate(col_runs):
+            tiles.append(Tile(len(tiles) + 1, gc, gr, col0, row0, cols, rows, len(col_runs), len(row_runs)))
+            col0 += cols
+        row0 += rows
+    return tiles
+
+
+# -- drawing one board sheet ----------------------------------------------------------------------------
+
+
+def _square_role(variant: Variant, col: int, row: int) -> str:
+    g = variant.geometry
+    file, rank = col, g.height - 1 - row
+    if g.layout is Layout.FULL:
+        return "full"
+    return "dark" if g.is_playing(file, rank) else "light"
+
+
+@dataclass
+class SheetLayout:
+    """Where things are on one board sheet (mm from the page's top-left corner)."""
+
+    tile: Tile
+    x0: float
+    y0: float
+    square: float
+    pads: dict[str, float]
+    free_top: float
+    """First y below the tile's crop marks: the rest of the page is free for text and pictures."""
+    squares: list[dict[str, Any]] = field(default_factory=list)
+
+
+def sheet_layout(variant: Variant, tile: Tile, settings: Settings) -> SheetLayout:
+    """Place one tile on its sheet; every square with its drawn position, role and label."""
+    g = variant.geometry
+    s = settings.square_mm
+    coords = settings.coordinates(variant)
+    band = BAND if coords else 0.0
+    pads = {
+        "left": 0.0 if tile.left else FRAME + band,
+        "top": 0.0 if tile.top else FRAME,
+        "right": TAB if tile.right else FRAME,
+        "bottom": TAB if tile.bottom else FRAME + band,
+    }
+    x0 = MARGIN + CROP + pads["left"]
+    y0 = MARGIN + HEADER + CROP + pads["top"]
+    layout = SheetLayout(
+        tile=tile,
+        x0=x0,
+        y0=y0,
+        square=s,
+        pads=pads,
+        free_top=y0 + tile.rows * s + pads["bottom"] + CROP,
+    )
+    for r in range(tile.rows):
+        for c in range(tile.cols):
+            col, row = tile.col0 + c, tile.row0 + r
+            file, rank = col, g.height - 1 - row
+            name = None
+            if g.is_playing(file, rank):
+                name = g.name(g.square(file, rank))
+            layout.squares.append(
+                {
+                    "x": x0 + c * s,
+                    "y": y0 + r * s,
+                    "role": _square_role(variant, col, row),
+                    "name": name,
+                    "file": "abcdefghijklmnopqrstuvwxyz"[file],
+                    "rank": rank + 1,
+                    "col": col,
+                    "row": row,
+                }
+            )
+    return layout
+
+
+def _seam_letter(tiles: list[Tile], a: Tile, b: Tile) -> str:
+    """A letter naming the seam between two neighbouring tiles, the same on both sheets."""
+    seams = []
+    for t in tiles:
+        if t.right:
+            seams.append((t.number, t.number + 1))
+        if t.bottom:
+            seams.append((t.number, t.number + t.grid_cols))
+    key = (min(a.number, b.number), max(a.number, b.number))
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[seams.index(key) % 26]
+
+
+def _neighbour(tiles: list[Tile], tile: Tile, dc: int, dr: int) -> Tile:
+    return next(t for t in tiles if t.grid_col == tile.grid_col + dc and t.grid_row == tile.grid_row + dr)
+
+
+def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """Glue tabs on the right and below, with an alignment line at every square edge of the seam
+    and the number of the part that goes on top (and the seam's letter, written on both sheets)."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    bw, bh = tile.cols * s, tile.rows * s
+    tabs = []
+    if tile.right:
+        other = _neighbour(tiles, tile, 1, 0)
+        tabs.append(
+            {
+                "x": x0 + bw,
+                "y": y0,
+                "w": TAB,
+                "h": bh + (TAB if tile.bottom else 0),
+                "ticks": [(x0 + bw, y0 + k * s, x0 + bw + TAB, y0 + k * s) for k in range(tile.rows + 1)],
+                "text": f"COLE AQUI A PARTE {other.number} · {_seam_letter(tiles, tile, other)}",
+                "cx": x0 + bw + TAB / 2,
+                "cy": y0 + bh / 2,
+                "rotate": 90,
+            }
+        )
+    if tile.bottom:
+        other = _neighbour(tiles, tile, 0, 1)
+        tabs.append(
+            {
+                "x": x0,
+                "y": y0 + bh,
+                "w": bw,
+                "h": TAB,
+                "ticks": [(x0 + k * s, y0 + bh, x0 + k * s, y0 + bh + TAB) for k in range(tile.cols + 1)],
+                "text": f"COLE AQUI A PARTE {other.number} · {_seam_letter(tiles, tile, other)}",
+                "cx": x0 + bw / 2,
+                "cy": y0 + bh + TAB / 2,
+                "rotate": 0,
+            }
+        )
+    for t in tabs:
+        # the text sits on a patch of the tab's grey, so the alignment lines do not cross it;
+        # DejaVu Sans Bold at 3 mm is about 0.66 em a letter
+        t["text_w"] = len(str(t["text"])) * 3 * 0.66 + 2
+    return tabs
+
+
+def _glue_notes(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """Where this sheet goes on top of a neighbour's tab: a note in the waste beyond the cut."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    notes = []
+    for dc, dr, x, y, rotate in (
+        (-1, 0, x0 - 2.5, y0 + tile.rows * s / 2, -90),
+        (0, -1, x0 + tile.cols * s / 2, y0 - 2.5, 0),
+    ):
+        if not (tile.left if dc else tile.top):
+            continue
+        other = _neighbour(tiles, tile, dc, dr)
+        letter = _seam_letter(tiles, tile, other)
+        text = f"corte na linha e cole sobre a aba {letter} da parte {other.number}"
+        notes.append({"x": x, "y": y, "rotate": rotate, "text": text})
+    return notes
+
+
+def _frame(tile: Tile, layout: SheetLayout) -> list[tuple[float, float, float, float]]:
+    """Strips of the board's outer frame on the tile's outer sides, meeting squarely at corners."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    bw, bh = tile.cols * s, tile.rows * s
+    frame = []
+    if not tile.left:
+        frame.append((x0 - FRAME, y0 - (0 if tile.top else FRAME), FRAME, bh + (0 if tile.top else FRAME)))
+    if not tile.top:
+        frame.append((x0, y0 - FRAME, bw + (0 if tile.right else FRAME), FRAME))
+    if not tile.right:
+        frame.append((x0 + bw, y0, FRAME, bh + (0 if tile.bottom else FRAME)))
+    if not tile.bottom:
+        frame.append((x0 - (0 if tile.left else FRAME), y0 + bh, bw + (0 if tile.left else FRAME), FRAME))
+    return frame
+
+
+EDGE_SIZE = 4.2
+"""Font size of the edge coordinates (mm)."""
+
+
+def _edge_labels(tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+    """File letters under the bottom row and rank numbers left of the first column, as White sees
+    the board, on the tiles that hold those edges."""
+    s, x0, y0 = layout.square, layout.x0, layout.y0
+    labels = []
+    for sq in layout.squares:
+        if not tile.bottom and sq["row"] == tile.row0 + tile.rows - 1:
+            labels.append({"x": sq["x"] + s / 2, "y": y0 + tile.rows * s + FRAME + BAND - 1.8, "text": sq["file"]})
+        if not tile.left and sq["col"] == tile.col0:
+            labels.append({"x": x0 - FRAME - BAND / 2, "y": sq["y"] + s / 2 + EDGE_SIZE * 0.36, "text": sq["rank"]})
+    return labels
+
+
+def _assembly_map(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> dict[str, Any]:
+    """A small plan of all the parts with this one filled in."""
+    cell, top = 6.0, layout.free_top + 2
+    cells = [
+        {
+            "x": MARGIN + t.grid_col * cell,
+            "y": top + t.grid_row * cell,
+            "number": t.number,
+            "here": t.number == tile.number,
+        }
+        for t in tiles
+    ]
+    return {"x": MARGIN, "y": top, "cell": cell, "cells": cells}
+
+
+def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: Settings) -> tuple[str, SheetLayout]:
+    """The drawing of one board sheet (the whole page, in mm) and where it put things."""
+    layout = sheet_layout(variant, tile, settings)
+    pw, ph = settings.size
+    s = settings.square_mm
+    coords = settings.coordinates(variant)
+    x0, y0, pads = layout.x0, layout.y0, layout.pads
+    cut = (x0 - pads["left"], y0 - pads["top"], x0 + tile.cols * s + pads["right"], y0 + tile.rows * s + pads["bottom"])
+    view = {
+        "width": pw,
+        "height": ph,
+        "square": s,
+        "squares": layout.squares,
+        "paint": {k: PAINT[k] for k in ("square dark", "square full", "grid", "border")},
+        "numbers": not coords,
+        "number_size": max(3.2, 0.1 * s),
+        "edge": _edge_labels(tile, layout) if coords else [],
+        "edge_size": EDGE_SIZE,
+        "frame": _frame(tile, layout),
+        "tabs": _tabs(tiles, tile, layout),
+        "glue_notes": _glue_notes(tiles, tile, layout),
+        "cut": cut,
+        "crop": _crop_marks(*cut),
+        "map": _assembly_map(tiles, tile, layout),
+        "uid": f"{variant.name}-folha-{tile.number}",
+    }
+    return _environment().get_template(BOARD_TEMPLATE).render(v=view), layout
+
+
+def _crop_marks(x1: float, y1: float, x2: float, y2: float) -> list[tuple[float, float, float, float]]:
+    """Short lines just outside each corner of a cut rectangle, along its edges."""
+    gap, length = 1.0, CROP - 1.5
+    marks = []
+    for x, sx in ((x1, -1), (x2, 1)):
+        for y, sy in ((y1, -1), (y2, 1)):
+            marks.append((x + sx * gap, y, x + sx * (gap + length), y))
+            marks.append((x, y + sy * gap, x, y + sy * (gap + length)))
+    return marks
+
+
+# -- pieces -------------------------------------------------------------------------------------------
+
+
+def piece_counts(variant: Variant, cols: int) -> tuple[int, int]:
+    """(men, kings) per colour: the start position, spare men, and kings filling the last row."""
+    n = variant.max_pieces + SPARE_MEN + MIN_KINGS
+    rows = math.ceil(n / cols)
+    return variant.max_pieces + SPARE_MEN, rows * cols - variant.max_pieces - SPARE_MEN
+
+
+def pieces_pages(variant: Variant, settings: Settings) -> list[str]:
+    """Pages of cut-out pieces: per colour a block of tokens, men then kings, on a cutting grid."""
+    pw, ph = settings.size
+    cols = math.floor((pw - 2 * MARGIN - 2 * CROP) / TILE)
+    men, kings = piece_counts(variant, cols)
+    rows = math.ceil((men + kings) / cols)
+    heading = 9.0
+    block_h = heading + rows * TILE + 2 * CROP
+    top, bottom = MARGIN + HEADER, ph - MARGIN
+    if top + block_h > bottom:
+        raise ValueError("the paper is too small for the pieces")
+    scale = PIECE_RATIO * settings.square_mm / PIECE_R
+    pages: list[list[dict[str, Any]]] = [[]]
+    y = top
+    for color in (WHITE, BLACK):
+        if y + block_h > bottom:
+            pages.append([])
+            y = top
+        name = "white" if color == WHITE else "black"
+        side = "Brancas" if color == WHITE else "Pretas"
+        gx = (pw - cols * TILE) / 2
+        gy = y + heading + CROP
+        tokens = []
+        for i in range(men + kings):
+            r, c = divmod(i, cols)
+            tokens.append({"cx": gx + (c + 0.5) * TILE, "cy": gy + (r + 0.5) * TILE, "king": i >= men})
+        pages[-1].append(
+            {
+                "color": name,
+                "title": f"{side}: {men} pedras ({variant.max_pieces} + {men - variant.max_pieces} de reserva) "
+                f"e {kings} damas",
+                "tx": gx,
+                "ty": y + heading - 3,
+                "x": gx,
+                "y": gy,
+                "cols": cols,
+                "rows": rows,
+                "tokens": tokens,
+            }
+        )
+        y += block_h + 4
+    out = []
+    for k, blocks in enumerate(pages, start=1):
+        view = {
+            "width": pw,
+            "height": ph,
+            "tile": TILE,
+            "blocks": blocks,
+            "scale": scale,
+            "piece_r": PIECE_R,
+            "ring_r": RING_R,
+            "crown": CROWN,
+            "paint": PAINT,
+            "uid": f"{variant.name}-pecas-{k}",
+        }
+        out.append(_environment().get_template(PIECES_TEMPLATE).render(v=view))
+    return out
+
+
+# -- words --------------------------------------------------------------------------------------------
+
+
+def _squares_text(variant: Variant, color: int) -> str:
+    """Where one side's men stand at the start, as the variant writes squares."""
+    g = variant.geometry
+    start = variant.start()
+    squares = g.bits(start.men(color))
+    if g.numbering is Numbering.ALGEBRAIC:
+        ranks = sorted({g.rank_of(sq) + 1 for sq in squares})
+        where = f"fileiras {ranks[0]} a {ranks[-1]}" if len(ranks) > 1 else f"fileira {ranks[0]}"
+        return f"{len(squares)} pedras nas {'casas escuras das ' if g.layout is not Layout.FULL else ''}{where}"
+    numbers = sorted(int(g.name(sq)) for sq in squares)
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{len(squares)} pedras nas casas {numbers[0]} a {numbers[-1]}"
+    return f"{len(squares)} pedras nas casas {', '.join(map(str, numbers))}"
+
+
+def _corner_text(variant: Variant) -> str:
+    g = variant.geometry
+    if g.layout is Layout.FULL:
+        return "Todas as 64 casas são usadas; as peças andam nas linhas e colunas, não na diagonal."
+    side = "esquerda" if g.layout is Layout.STANDARD else "direita"
+    return (
+        f"Joga-se nas {len(g.squares)} casas escuras. Cada jogador tem uma casa escura no canto "
+        f"à sua {side}, bem à sua frente."
+    )
+
+
+def _labels_text(variant: Variant, coordinates: bool) -> str:
+    g = variant.geometry
+    if coordinates:
+        return "Nas bordas, as letras das colunas (a, b, c ...) e os números das fileiras, vistos pelas brancas."
+    first = "no alto, à esquerda" if g.numbering is Numbering.TOP_LEFT else "embaixo, à direita das brancas"
+    if g.numbering is Numbering.ALGEBRAIC:
+        return "Cada casa traz o seu nome (coluna e fileira), como nas lições."
+    return f"Cada casa escura traz o seu número, de 1 a {len(g.squares)}; a casa 1 fica {first}."
+
+
+def _first_moves(variant: Variant) -> int:
+    return len(variant.start().legal_moves())
+
+
+def _lesson_facts(lessons: list[LessonItem]) -> tuple[str | None, list[str]]:
+    """The rules lesson's title and the verified claims about its start diagram (``tabuleiro``)."""
+    for lesson in lessons:
+        for d in lesson.diagrams:
+            if d.anchor == "tabuleiro":
+                return lesson.title, list(d.claim_texts)
+    return (lessons[0].title if lessons else None), []
+
+
+def rules_data(item: VariantItem, settings: Settings, tiles: list[Tile] | None = None) -> dict[str, Any]:
+    """The one-page rules summary: rows worded from the variant record, setup, lesson facts."""
+    v = item.variant
+    who = "as pretas" if v.first_to_move == BLACK else "as brancas"
+    setup = [
+        _corner_text(v),
+        f"Brancas (embaixo): {_squares_text(v, WHITE)}. Pretas (em cima): {_squares_text(v, BLACK)}.",
+        f"Quem começa: {who}, que têm {_first_moves(v)} lances possíveis na saída (contados pelo motor de regras).",
+        _labels_text(v, settings.coordinates(v)),
+    ]
+    lesson_title, facts = _lesson_facts(item.lessons)
+    if tiles is None:
+        tiles = plan_tiles(v.geometry.width, v.geometry.height, settings, settings.coordinates(v))
+    return {
+        "title": "Regras resumidas",
+        "variant": v.title,
+        "setup": setup,
+        "rows": [[row.label, row.cell(v)] for row in ROWS],
+        "facts": facts,
+        "lesson": lesson_title,
+        "diagram": _start_image(v, settings, f"{v.name}-inicio"),
+        "assembly": assembly_steps(tiles, settings),
+        "note": "Gerado a partir dos mesmos dados do motor de regras que conferem as lições e a tabela de comparação.",
+    }
+
+
+def _alt_start(v: Variant) -> str:
+    return f"Brancas: {_squares_text(v, WHITE)}. Pretas: {_squares_text(v, BLACK)}."
+
+
+# -- the whole set ----------------------------------------------------------------------------------------
+
+
+def _start_image(variant: Variant, settings: Settings, uid: str) -> dict[str, str]:
+    svg = diagram(
+        variant.start(),
+        theme="print",
+        side_to_move_marker=False,
+        numbers=not settings.coordinates(variant),
+        coordinates=settings.coordinates(variant),
+        uid=uid,
+    )
+    return {"svg": str(svg), "alt": f"Posição inicial. {_alt_start(variant)}"}
+
+
+RULER_H = 7.0
+"""Height of the 10 cm ruler drawn by the template (line, ticks and labels)."""
+
+
+def _cm(mm: float) -> str:
+    return _n(mm / 10).replace(".", ",")
+
+
+def _paper_name(settings: Settings) -> str:
+    return "A4" if settings.paper == "a4" else "Carta (Letter)"
+
+
+def assembly_steps(tiles: list[Tile], settings: Settings) -> list[str]:
+    """How to print and put the set together (printed with the rules, where there is always room)."""
+    return [
+        f"Imprima em papel {_paper_name(settings)}, em tamanho real (100 %, sem “ajustar à página”). "
+        f"Confira: a régua mede 10 cm e cada casa do tabuleiro, {_cm(settings.square_mm)} cm.",
+        f"Recorte as {len(tiles)} partes do tabuleiro nas linhas tracejadas. Cada parte tem o seu número "
+        "e um mapa que mostra onde ela fica.",
+        "Cole na ordem do mapa: a parte da direita e a de baixo vão por cima das abas “cole aqui”, com as "
+        "linhas das casas sobre as marcas da aba (a mesma letra nas duas folhas). Um papelão por baixo "
+        "deixa o tabuleiro firme.",
+        "Recorte as peças nas linhas tracejadas. As damas (com coroa) servem quando uma pedra é promovida.",
+    ]
+
+
+def _sheet_texts(variant: Variant, tiles: list[Tile], tile: Tile, layout: SheetLayout, settings: Settings) -> dict:
+    """The words and pictures in the free space under a tile: where it goes; on the first sheet
+    also the print check, the ruler and the start position when there is room for them."""
+    pw, ph = settings.size
+    where = _place_words(tile)
+    text_x = MARGIN + tile.grid_cols * 6.0 + 8
+    top = layout.free_top + 2
+    free_h = ph - MARGIN - top
+    page: dict[str, Any] = {
+        "kind": "sheet",
+        "heading": f"{variant.title} · tabuleiro, parte {tile.number} de {len(tiles)}",
+        "subheading": where,
+        "texts": [],
+        "images": [],
+    }
+    text_w = pw - MARGIN - text_x
+    lines = [f"Parte {tile.number} de {len(tiles)}: {where}. O mapa mostra onde ela fica."]
+    if tile.number == 1:
+        diagram_w = min(free_h - 4, 56.0)
+        if diagram_w >= 30:
+            image = _start_image(variant, settings, f"{variant.name}-inicio-folha")
+            page["images"].append(
+                {**image, "x": pw - MARGIN - diagram_w, "y": top, "w": diagram_w, "caption": "Posição inicial"}
+            )
+            text_w -= diagram_w + 6
+        ruler_here = free_h >= 14 + RULER_H and text_w >= 104
+        if ruler_here:
+            page["ruler"] = {"x": text_x, "y": ph - MARGIN - RULER_H}
+        lines = [
+            f"Imprima em tamanho real (100 %, sem “ajustar à página”): a régua "
+            f"{'abaixo' if ruler_here else 'da última folha'} deve medir 10 cm e cada casa, "
+            f"{_cm(settings.square_mm)} cm. Instruções de montagem, peças e regras nas últimas folhas.",
+            *lines,
+        ]
+    page["texts"].append({"x": text_x, "y": top, "w": text_w, "lines": lines})
+    return page
+
+
+def _place_words(tile: Tile) -> str:
+    if tile.grid_rows == 1 and tile.grid_cols == 1:
+        return "o tabuleiro inteiro"
+    vertical = ["em cima", "no meio", "embaixo"]
+    horizontal = ["à esquerda", "no centro", "à direita"]
+
+    def pick(words: list[str], i: int, n: int) -> str:
+        if n == 1:
+            return ""
+        if n == 2:
+            return words[0] if i == 0 else words[2]
+        return words[0] if i == 0 else words[2] if i == n - 1 else f"{words[1]} ({i + 1}ª de {n})"
+
+    parts = [pick(vertical, tile.grid_row, tile.grid_rows), pick(horizontal, tile.grid_col, tile.grid_cols)]
+    return ", ".join(p for p in parts if p)
+
+
+def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[str, Any]:
+    """Everything the Typst template prints for one variant: board sheets, pieces, rules."""
+    settings = settings or Settings()
+    v = item.variant
+    g = v.geometry
+    tiles = plan_tiles(g.width, g.height, settings, settings.coordinates(v))
+    pages: list[dict[str, Any]] = []
+    for tile in tiles:
+        svg, layout = board_sheet_svg(v, tiles, tile, settings)
+        page = _sheet_texts(v, tiles, tile, layout, settings)
+        page["svg"] = svg
+        page["alt"] = (
+            f"Parte {tile.number} de {len(tiles)} do tabuleiro de {v.title}, {_place_words(tile)}, "
+            f"casas de {_n(settings.square_mm)} mm, com linhas de corte e abas de colagem."
+        )
+        pages.append(page)
+    for k, svg in enumerate(pieces_pages(v, settings), start=1):
+        pages.append(
+            {
+                "kind": "pieces",
+                "heading": f"{v.title} · peças para recortar",
+                "subheading": "Corte nas linhas tracejadas. Brancas: contorno; pretas: preenchidas; damas: coroa.",
+                "svg": svg,
+                "alt": f"Peças para recortar, folha {k}: pedras e damas, brancas com contorno e pretas "
+                "preenchidas; as damas têm uma coroa.",
+                "texts": [],
+                "images": [],
+            }
+        )
+    pages.append({"kind": "rules", **rules_data(item, settings, tiles)})
+    w, h = settings.size
+    return {
+        "title": f"Imprima seu jogo de damas: {v.title}",
+        "lang": "pt",
+        "region": "BR",
+        "paper": {"w": w, "h": h},
+        "margin": MARGIN,
+        "pages": pages,
+    }
+
+
+def job_for(item: VariantItem, settings: Settings | None = None) -> PdfJob:
+    """The PDF job of one variant's printable set (compiled like the other PDFs, see :mod:`.pdf`)."""
+    return PdfJob(output_path(item.name), printset_data(item, settings), TEMPLATE)
