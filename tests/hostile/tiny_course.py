@@ -60,11 +60,7 @@ def run_damas(
 ) -> subprocess.CompletedProcess[str]:
     """``damas ARGS`` in a fresh interpreter; ``code`` runs first (to patch a hook), then main()."""
     script = f"import sys\n{code}\nfrom generator.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    options: dict[str, object] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
     return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-c", script, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        **kwargs,
+        [sys.executable, "-c", script, *args], cwd=cwd, text=True, timeout=120, **options
     )
