@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -25,7 +26,7 @@ from .tiny_course import PAGE, files, run_damas, siblings, write_course
 class _InlinePool:
     """Stands in for ProcessPoolExecutor: records how many workers were asked for, runs inline."""
 
-    asked: list[int] = []
+    asked: ClassVar[list[int]] = []
 
     def __init__(self, max_workers: int, **kwargs: object) -> None:
         _InlinePool.asked.append(max_workers)
@@ -77,11 +78,14 @@ def test_perft_force_runs_above_the_limit(monkeypatch: pytest.MonkeyPatch, capsy
 
 
 def _signal_after_start(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:
-    script = "import sys\nfrom generator.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-    p = subprocess.Popen(
-        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    time.sleep(2.5)  # well into the count (depth 11 takes minutes)
+    """Start damas, wait until it is in main() (a signal during start-up is Python's, not ours), then
+    half a second more, and send ``sig``."""
+    script = "import sys\nfrom generator.cli import main\nprint('ready', file=sys.stderr, flush=True)\n"
+    script += "sys.exit(main(sys.argv[1:]))\n"
+    cmd = [sys.executable, "-c", script, *args]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stderr is not None and p.stderr.readline() == "ready\n"
+    time.sleep(0.5)  # well into the count (depth 11 takes minutes)
     p.send_signal(sig)
     out, err = p.communicate(timeout=60)
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
