@@ -8,6 +8,7 @@ which folders may be replaced, and the swap that survives ``kill -9``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -16,7 +17,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -213,7 +214,9 @@ def _write(
             context = multiprocessing.get_context("spawn")
             pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
             try:
-                for _ in pool.map(_compile, todo):
+                with _sigint_blocked():  # the workers start (at submission) with Ctrl-C blocked
+                    results = pool.map(_compile, todo)
+                for _ in results:
                     done += 1
                     if progress:
                         progress("pdf", done, len(work))
@@ -235,6 +238,20 @@ def _write(
     if "html" not in formats:
         shutil.rmtree(root / "html", ignore_errors=True)  # the SVGs were only there for Typst
     return summary
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT while worker processes are started: they inherit the mask, so a Ctrl-C (sent to the
+    whole process group) never interrupts their start-up with a traceback; here it is delivered after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _ignore_sigint() -> None:

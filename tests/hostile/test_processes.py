@@ -128,3 +128,36 @@ def test_interrupted_build_removes_its_folder(tmp_path: Path, name: str, status:
     assert r.stderr.strip().splitlines()[-1] == f"damas: {word}"
     assert files(out) == before and "Primeira" in before[PAGE].decode()
     assert siblings(out) == [], "the temporary folder must go with the interrupt"
+
+
+CTRL_C_WHILE_WORKERS_START = """
+import os, signal, time
+import concurrent.futures.process as process
+real_map = process.ProcessPoolExecutor.map
+def map_then_ctrl_c(self, *args, **kwargs):
+    results = real_map(self, *args, **kwargs)  # the workers are starting now
+    time.sleep(0.7)  # into their imports
+    os.killpg(0, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
+    return results
+process.ProcessPoolExecutor.map = map_then_ctrl_c
+"""
+
+
+def test_ctrl_c_while_pdf_workers_start(tmp_path: Path) -> None:
+    """The spawned PDF processes used to print a KeyboardInterrupt traceback each."""
+    lessons = write_course(tmp_path)
+    (lessons / "american" / "outra.yaml").write_text(
+        (lessons / "american" / "licao.yaml").read_text("utf-8").replace("slug: licao", "slug: outra"), "utf-8"
+    )
+    out = tmp_path / "site"
+    build(out, lessons=[lessons], formats=["html"])
+    before = files(out)
+
+    r = run_damas("build", "--out", str(out), "--lessons", str(lessons), "--clean", "--jobs", "2",
+                  code=CTRL_C_WHILE_WORKERS_START, start_new_session=True)  # fmt: skip
+
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr, r.stderr
+    assert r.stderr.strip().splitlines() == ["damas: interrupted"]
+    assert files(out) == before
+    assert siblings(out) == []
