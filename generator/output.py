@@ -216,7 +216,8 @@ def _open_regular(path: Path) -> int:
     """A read descriptor on ``path`` if it is a regular file reached through no symbolic link."""
     if os.path.realpath(path) != os.path.abspath(path):
         raise OSError(errno.ELOOP, "a symbolic link on the way", str(path))
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise OSError(errno.EINVAL, "not a regular file", str(path))
@@ -317,12 +318,15 @@ def recover(dest: Path) -> list[str]:
         marked = has_marker(path)
         if not (marked or _empty(path)):
             continue  # not ours to delete
-        if m[1] == "old" and marked and not os.path.lexists(dest):
-            os.rename(path, dest)
-            done.append(f"restored {entry.name}")
-        else:
-            remove_tree(path)
-            done.append(f"removed {entry.name}")
+        try:  # a leftover that cannot be cleaned must not stop the build
+            if m[1] == "old" and marked and not os.path.lexists(dest):
+                os.rename(path, dest)
+                done.append(f"restored {entry.name}")
+            else:
+                remove_tree(path)
+                done.append(f"removed {entry.name}")
+        except OSError:
+            continue
     return done
 
 
