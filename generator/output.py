@@ -189,8 +189,8 @@ def destination(out: str | os.PathLike[str], protect: Iterable[str | os.PathLike
     for above in dest.parents:
         try:
             mode = os.stat(above).st_mode
-        except FileNotFoundError:
-            continue
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # look further up for what is in the way
         except OSError as exc:
             raise OutputError.from_os(exc) from None
         if not stat.S_ISDIR(mode):

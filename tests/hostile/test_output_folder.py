@@ -61,6 +61,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("docs", "did not build (such as 'notes.md')"),
         ("README", "is a file"),
         ("README/site", "is a file, not a folder"),
+        ("README/site/deeper", "is a file, not a folder"),
     ],
 )
 def test_refused_and_nothing_touched(project: Path, capsys: pytest.CaptureFixture[str], out: str, reason: str) -> None:
