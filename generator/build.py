@@ -2,26 +2,31 @@
 
 Stages run in order and each gathers everything before anything is written.  The whole build goes
 to a fresh temporary folder beside the destination and replaces the destination only when every
-stage succeeded, so a failed build never leaves a half-written ``output/``.
+stage succeeded, so a failed build never leaves a half-written ``output/`` (generator/output.py:
+which folders may be replaced, and the swap that survives ``kill -9``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
 import os
 import re
 import shutil
-import tempfile
+import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .cpus import usable_cpus
 from .lessons.check import CheckReport, check_paths
+from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
 from .render import pdf as pdf_stage
 from .render import printset
 from .render.book import plan_books
@@ -106,6 +111,8 @@ def build(
             raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
     wanted: list[Variant] = [get_variant(v) for v in variants]
     print_settings = printset.Settings(paper=paper)
+    lessons = list(lessons)
+    folder = OutputFolder(out, protect=lessons)  # refuses before any work: see generator/output.py
 
     report = check_paths(lessons)
     if not report.ok:
@@ -117,30 +124,25 @@ def build(
     site = plan_site(report.lessons, chosen)
     stages["svg"] = time.perf_counter() - mark
 
-    dest = Path(out).resolve()
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest = folder.path
     previous = _manifest(dest) if incremental else {}
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-building-", dir=dest.parent))
     try:
-        summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, print_settings)
-        _replace(tmp, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        with folder.staging() as tmp:
+            summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, print_settings)
+            folder.publish(tmp)
+    except OSError as exc:  # a full or read-only disk, a name too long: one line, the old output intact
+        raise OutputError.from_os(exc) from None
     summary.out = Path(os.path.relpath(dest)) if dest.is_relative_to(Path.cwd()) else dest
     summary.seconds = time.perf_counter() - started
     summary.stages = stages
     return summary
 
 
-MANIFEST = ".damas-build.json"
-"""In the output folder: the content hash of every PDF, for the next incremental build."""
-
-
 def _manifest(dest: Path) -> dict[str, str]:
+    """The content hash of every PDF of the previous build in ``dest`` (MANIFEST), for reuse."""
     try:
-        data = json.loads((dest / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_previous(dest / MANIFEST) or "")
+    except ValueError:
         return {}
     if not isinstance(data, dict) or data.get("damas") != __version__:
         return {}
@@ -206,25 +208,29 @@ def _write(
         todo = []
         for i, job in enumerate(work):
             key = manifest[job.output] = _job_key(job, svgs)
-            old = dest / job.output
-            if previous.get(job.output) == key and old.is_file():
-                target = root / job.output
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(old, target)
-                summary.reused += 1
+            if previous.get(job.output) == key and copy_previous(dest / job.output, root / job.output):
+                summary.reused += 1  # a regular file only: a link planted in the old output is not followed
             else:
                 todo.append((str(root), job, i))
         # Typst already compiles on every core; extra processes only add start-up time (the bundled
         # course: 2.6 s with one, 3.7 s with two), so one is the default.
-        workers = jobs if jobs is not None else 1
+        workers = min(jobs if jobs is not None else 1, len(todo), usable_cpus())
         done = summary.reused
-        if workers > 1 and len(todo) > 1:
+        if workers > 1:
             # "spawn", not fork: forking after Typst has started its worker threads can deadlock.
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                for _ in pool.map(_compile, todo):
+            context = multiprocessing.get_context("spawn")
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+            try:
+                with _sigint_blocked():  # the workers start (at submission) with Ctrl-C blocked
+                    results = pool.map(_compile, todo)
+                for _ in results:
                     done += 1
                     if progress:
                         progress("pdf", done, len(work))
+            except BrokenProcessPool:
+                raise OutputError("a PDF process died (killed, or out of memory); try fewer --jobs") from None
+            finally:  # on Ctrl-C: drop the queued PDFs, wait only for those being compiled
+                pool.shutdown(wait=True, cancel_futures=True)
         else:
             for a in todo:
                 _compile(a)
@@ -241,12 +247,21 @@ def _write(
     return summary
 
 
-def _replace(tmp: Path, dest: Path) -> None:
-    """Put the finished build where the old one was, as close to atomically as folders allow."""
-    old = None
-    if dest.exists():
-        old = dest.with_name(f".{dest.name}-old-{os.getpid()}")
-        dest.rename(old)
-    tmp.rename(dest)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT while worker processes are started: they inherit the mask, so a Ctrl-C (sent to the
+    whole process group) never interrupts their start-up with a traceback; here it is delivered after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _ignore_sigint() -> None:
+    """In PDF worker processes: Ctrl-C reaches the whole process group, but only the main process
+    handles it (it cancels the queue and removes the temporary folder)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

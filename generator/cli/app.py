@@ -1,13 +1,20 @@
 """The ``damas`` command group, its exit codes and the entry point that turns errors into one line.
 
-Bad input never produces a traceback: usage mistakes (unknown variant, bad option) print one line
-and exit 2; bad content (a FEN that cannot be a position, an illegal move) prints one line and
-exits 1.
+Bad input never produces a traceback: usage mistakes (unknown variant, bad option, an --out that
+may not be replaced) print one line and exit 2; bad content (a FEN that cannot be a position, an
+illegal move) and failed writes (a full disk, /dev/full) print one line and exit 1.  Ctrl-C exits
+130, SIGTERM 143 (after the build removed its temporary folder), a closed pipe 1 quietly.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
+import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 import click
@@ -16,6 +23,10 @@ from ..rules import DamasError
 
 EXIT_CONTENT = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as shells report a process the signal stopped."""
+EXIT_TERMINATED = 143
+"""SIGTERM: 128 + SIGTERM."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -49,15 +60,79 @@ class Progress:
             self.bar.stop()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every cleanup that handles an interrupt handles it too."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _stop(exc: BaseException) -> int:
+    """One line for an interrupt (exit 130) or SIGTERM (exit 143); cleanups have already run."""
+    if isinstance(exc, Terminated):
+        click.echo("damas: terminated", err=True)
+        return EXIT_TERMINATED
+    click.echo("damas: interrupted", err=True)
+    return EXIT_INTERRUPTED
+
+
+class _ClosedStdout(io.TextIOBase):
+    """Stands for a standard output the process was started without (``>&-``): writing to it fails
+    as writing to a closed descriptor does, instead of click dropping the text without a word."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def _guard_stdout() -> None:
+    if sys.stdout is None:
+        # Put /dev/null on descriptor 1 so no file the command opens lands there by accident.
+        with contextlib.suppress(OSError):
+            fd = os.open(os.devnull, os.O_WRONLY)
+            if fd != 1:
+                os.dup2(fd, 1)
+                os.close(fd)
+        sys.stdout = _ClosedStdout()
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point descriptor 1 at /dev/null so the interpreter's last flush of what
+    is still buffered cannot fail again (Python's documented SIGPIPE advice)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the command, turning every expected error into one line and an exit code."""
+    _guard_stdout()
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main else None
+    try:
+        return _run(argv)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="damas", standalone_mode=False)
+        sys.stdout.flush()
     except click.exceptions.Exit as exc:  # --help, --version
         return exc.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            return _stop(exc.__cause__)
         click.echo("damas: aborted", err=True)
         return EXIT_CONTENT
+    except KeyboardInterrupt as exc:
+        return _stop(exc)
     except click.UsageError as exc:
         ctx = exc.ctx
         where = f"{ctx.command_path}: " if ctx is not None else "damas: "
@@ -65,9 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except DamasError as exc:
         click.echo(f"damas: {exc}", err=True)
+        return getattr(exc, "exit_code", EXIT_CONTENT)
+    except BrokenPipeError:  # the reader went away (| head): quiet, exit 1 (as click does inside a command)
+        _silence_stdout()
         return EXIT_CONTENT
-    except BrokenPipeError:
-        return 0
+    except OSError as exc:  # /dev/full, a closed stdout (no file name); a file a command could not open
+        _silence_stdout()
+        what = f"{exc.filename}" if exc.filename else "cannot write output"
+        click.echo(f"damas: {what}: {exc.strerror or exc}", err=True)
+        return EXIT_CONTENT
     except SystemExit as exc:  # commands exit with a code after printing their own report
         return int(exc.code or 0)
     return code if isinstance(code, int) else 0  # ctx.exit(n) inside a command returns n here

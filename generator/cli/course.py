@@ -57,7 +57,9 @@ def schema() -> None:
 @click.option(
     "--lessons", "lessons_dir", default="lessons", show_default=True, type=click.Path(), help="Lesson folder."
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1).")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1; at most the number of CPUs)."
+)
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
@@ -68,6 +70,7 @@ def build(
     from ..build import FORMATS, BuildRefused
     from ..build import build as run_build
 
+    jobs = _bounded_jobs(jobs)
     chosen = [f.strip() for f in formats.split(",") if f.strip()]
     bad = [f for f in chosen if f not in FORMATS]
     if bad or not chosen:
@@ -88,3 +91,14 @@ def build(
                 click.echo(str(error), err=True)
             raise
     click.echo(str(summary))
+
+
+def _bounded_jobs(jobs: int | None) -> int | None:
+    """More PDF processes than CPUs only add memory (each holds a Typst compiler): clamp, and say so."""
+    from ..cpus import usable_cpus
+
+    cpus = usable_cpus()
+    if jobs is not None and jobs > cpus:
+        click.echo(f"damas: --jobs {jobs} is more than the {cpus} CPU(s) available; using {cpus}", err=True)
+        return cpus
+    return jobs

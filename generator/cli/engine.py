@@ -86,15 +86,35 @@ def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tup
         click.echo(pos.move_text(m, long=long_form, legal=legal))
 
 
+PERFT_LIMITS = {32: 12, 50: 10}
+"""Deepest perft run without --force, by number of playable squares (any other board: 9).  Measured
+with the pure-Python core from the start position: each limit is about a quarter of an hour (american
+10: 39 s, ×4.6 a ply; international 8: 11 s, ×6.2; turkish 7: 7 s, ×11); one ply more is an hour or
+more, and days a few plies later (docs/limits.md)."""
+
+
+def perft_limit(variant: Variant) -> int:
+    return PERFT_LIMITS.get(len(variant.geometry.squares), 9)
+
+
 @cli.command(name="perft")
 @click.argument("variant", type=VARIANT)
 @click.argument("depth", type=click.IntRange(min=0, max=64))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
 @click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
 @click.option("--all-paths", is_flag=True, help="Count every capture route as its own move.")
+@click.option("--force", is_flag=True, help="Run a depth above the limit for the board (see docs/limits.md).")
 @RULE_OPTION
-def perft_command(variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, rules: tuple[str, ...]) -> None:
-    """Count leaf positions DEPTH plies deep; the last line is the number."""
+def perft_command(
+    variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, force: bool, rules: tuple[str, ...]
+) -> None:
+    """Count leaf positions DEPTH plies deep; the last line is the number.  Ctrl-C stops it (exit 130)."""
+    limit = perft_limit(variant)
+    if depth > limit and not force:
+        raise click.BadParameter(
+            f"depth {depth} on this board could run for hours or days (limit {limit}); add --force to run it",
+            param_hint="'DEPTH'",
+        )
     pos = position_arg(with_rules(variant, rules), fen)
     started = time.process_time()
     if split and depth >= 1:

@@ -8,6 +8,7 @@ import pytest
 
 from generator.build import MANIFEST, build
 from generator.cli import main
+from generator.output import MARKER
 from generator.rules import DamasError
 
 from .helpers import PDFS, PRINTSETS, SUMMARY, leftovers, read_page
@@ -46,7 +47,9 @@ def test_format_pdf_writes_only_pdfs(lessons_dir: Path, tmp_path: Path, capsys: 
     m = SUMMARY.fullmatch(stdout.strip().splitlines()[-1])
     assert m, stdout
     assert int(m["pdfs"]) == len(PDFS) + len(PRINTSETS) and int(m["pages"]) == 0
-    assert files(out) == {f"pdf/{p}" for p in PDFS + PRINTSETS} | {MANIFEST}, "only PDFs (no pages, SVGs or Typst data)"
+    assert files(out) == {f"pdf/{p}" for p in PDFS + PRINTSETS} | {MANIFEST, MARKER}, (
+        "only PDFs (no pages, SVGs or Typst data)"
+    )
     assert leftovers(tmp_path, "site") == []
 
 

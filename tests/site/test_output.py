@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import MANIFEST
+from generator.output import MARKER
 from generator.rules import get_variant
 
 from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
@@ -24,7 +25,7 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
         {f"html/{p}" for p in PAGES}
         | {f"html/svg/{s}" for s in SVGS}
         | {f"pdf/{p}" for p in PDFS + PRINTSETS}
-        | {"html/style.css", MANIFEST}
+        | {"html/style.css", MANIFEST, MARKER}
     )
     assert files == expected
     assert not (built.out / "_typst").exists()
