@@ -8,18 +8,18 @@ from ``file://`` with no server and no network.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
 from ..lessons.check import BOOK_SLUG
+from ..resources import jinja_loader, templates_dir
 from .book import plan_books
 from .comparison import comparison_table
 from .site import Site
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
+TEMPLATES = templates_dir() / "html"
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ PT = Words(
 
 def environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
+        loader=jinja_loader("html"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
