@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .lessons.check import CheckReport, check_paths
+from .course import Course, check_course
+from .lessons.check import CheckReport
 from .render import pdf as pdf_stage
 from .render.book import plan_books
 from .render.html import render_pages
@@ -76,7 +77,8 @@ def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
 def build(
     out: str | os.PathLike[str] = "output",
     *,
-    lessons: Iterable[str | os.PathLike[str]] = ("lessons",),
+    lessons: Iterable[str | os.PathLike[str]] | None = None,
+    course: Course | None = None,
     variants: Iterable[str] = (),
     formats: Iterable[str] = FORMATS,
     progress: Progress | None = None,
@@ -87,7 +89,8 @@ def build(
 
     With ``incremental`` (the default), a PDF whose inputs (template, data, diagrams, compiler and
     damas versions) hash the same as in the previous build in ``out`` is copied from it instead of
-    compiled again; everything else is cheap and always remade.
+    compiled again; everything else is cheap and always remade.  ``course`` brings the settings
+    (title, language, paper, variants) and the lesson folder; ``lessons`` overrides the files checked.
 
     Raises:
         BuildRefused: when any lesson fails its check (names the files).
@@ -102,14 +105,16 @@ def build(
             raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
     wanted: list[Variant] = [get_variant(v) for v in variants]
 
-    report = check_paths(lessons)
+    course = course or Course(Path(), Path("lessons"))
+    report = check_course(course, lessons)
     if not report.ok:
         raise BuildRefused(report)
     stages["verify"] = time.perf_counter() - started
     present = {c.lesson.variant.name for c in report.lessons}
-    chosen = wanted or [v for v in VARIANTS.values() if v.name in present]
+    listed = [get_variant(v) for v in course.variants]
+    chosen = wanted or listed or [v for v in VARIANTS.values() if v.name in present]
     mark = time.perf_counter()
-    site = plan_site(report.lessons, chosen)
+    site = plan_site(report.lessons, chosen, english=course.english)
     stages["svg"] = time.perf_counter() - mark
 
     dest = Path(out).resolve()
@@ -117,7 +122,7 @@ def build(
     previous = _manifest(dest) if incremental else {}
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-building-", dir=dest.parent))
     try:
-        summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages)
+        summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, course)
         _replace(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -165,6 +170,7 @@ def _write(
     dest: Path,
     previous: dict[str, str],
     stages: dict[str, float],
+    course: Course,
 ) -> BuildSummary:
     summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
     mark = time.perf_counter()
@@ -181,7 +187,7 @@ def _write(
 
     if "html" in formats:
         mark = time.perf_counter()
-        pages = render_pages(site, pdf="pdf" in formats)
+        pages = render_pages(site, pdf="pdf" in formats, course=course)
         for path, text in pages.items():
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -196,6 +202,8 @@ def _write(
         mark = time.perf_counter()
         books = {b.variant.name: b for b in plan_books(site)}
         work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
+        for job in work:
+            job.data = course.pdf_settings(job.data)
         todo = []
         for i, job in enumerate(work):
             key = manifest[job.output] = _job_key(job, svgs)
