@@ -140,18 +140,25 @@ class Preview:
         inside = (self.course.lessons.resolve(), templates_dir().resolve())
         return any(p.resolve().is_relative_to(root) for root in inside)
 
-    def watch(self, stop: threading.Event) -> None:
-        """Rebuild on every batch of changes until ``stop`` is set (runs in its own thread)."""
+    def watch(self, stop: threading.Event, ready: threading.Event) -> None:
+        """Rebuild on every batch of changes until ``stop`` is set (runs in its own thread).
+
+        ``ready`` is set at the first (empty) yield, once the file system watches are in place: a save
+        made after the preview announces itself is never missed."""
         from watchfiles import watch
 
-        for _changes in watch(
+        for changes in watch(
             *self.watched(),
             watch_filter=lambda _change, path: self.wanted(path),
             stop_event=stop,
             debounce=200,
             step=50,
+            rust_timeout=100,
+            yield_on_timeout=True,
         ):
-            self.rebuild()
+            ready.set()
+            if changes:
+                self.rebuild()
 
     def cleanup(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -282,8 +289,10 @@ def serve(folder: str | None, port: int, log: Callable[[str], None] = print) -> 
     try:
         server = Server((HOST, port), handler_for(preview, lambda: server.server_address[1] if server else port))
         preview.rebuild()
-        watcher = threading.Thread(target=preview.watch, args=(stop,), name="damas-watch", daemon=True)
+        ready = threading.Event()
+        watcher = threading.Thread(target=preview.watch, args=(stop, ready), name="damas-watch", daemon=True)
         watcher.start()
+        ready.wait(timeout=10)
         log(f"serving {preview.course.title} at http://{HOST}:{server.server_address[1]}/ (Ctrl-C stops)")
         log(f"preview files in {preview.tmp}")
         server.serve_forever(poll_interval=0.2)
