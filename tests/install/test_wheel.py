@@ -61,6 +61,7 @@ def test_wheel_installs_and_builds_a_course_anywhere(tmp_path: Path) -> None:
     assert (html / "index.html").is_file()
     assert (html / "brazilian" / "regras.html").is_file() and (html / "american" / "golpes.html").is_file()
     assert list((html / "svg").rglob("*.svg"))
-    pdfs = sorted(p.relative_to(course / "output" / "pdf").as_posix() for p in (course / "output" / "pdf").rglob("*.pdf"))
+    pdf = course / "output" / "pdf"
+    pdfs = sorted(p.relative_to(pdf).as_posix() for p in pdf.rglob("*.pdf"))
     assert {"brazilian.pdf", "american/regras.pdf", "american-golpes.pdf"} <= set(pdfs)
-    assert all((course / "output" / "pdf" / p).read_bytes().startswith(b"%PDF") for p in pdfs)
+    assert all((pdf / p).read_bytes().startswith(b"%PDF") for p in pdfs)
