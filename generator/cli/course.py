@@ -47,11 +47,13 @@ def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None) -> None
 
 
 @cli.command()
-def schema() -> None:
-    """Print the JSON Schema of lesson files (for editors: yaml-language-server)."""
+@click.argument("kind", type=click.Choice(["lesson", "course"]), default="lesson")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of lesson files, or of course.yaml (for editors: yaml-language-server)."""
+    from ..course import schema_text as course_schema
     from ..lessons.schema import schema_text
 
-    click.echo(schema_text().rstrip())
+    click.echo((course_schema() if kind == "course" else schema_text()).rstrip())
 
 
 @cli.command()

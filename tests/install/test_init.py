@@ -180,3 +180,11 @@ def test_lessons_folder_without_course_yaml_keeps_the_defaults(tmp_path: Path) -
     course = find_course(tmp_path)
     assert (course.title, course.language, course.paper, course.source) == ("Regras de damas", "pt-BR", "a4", None)
     assert course.lessons == tmp_path / "lessons"
+
+
+def test_course_schema_is_printed_and_knows_every_variant(capsys) -> None:
+    assert main(["schema", "course"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    lesson = json.loads((Path(__file__).resolve().parents[2] / "generator/lessons/lesson.schema.json").read_text())
+    assert printed["properties"]["variants"]["items"]["enum"] == lesson["properties"]["variant"]["enum"]
+    assert printed["properties"]["paper"]["enum"] == ["a4", "letter"]
