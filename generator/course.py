@@ -92,12 +92,15 @@ class Course:
     def pdf_settings(self, data: dict[str, Any]) -> dict[str, Any]:
         """The Typst data of one PDF with the course's paper, author, title and language added.
 
-        The bundled course (no course.yaml) keeps its PDFs as they were: no course line on the cover."""
-        out = {**data, "paper": self.typst_paper, "author": self.author or "damas"}
+        The bundled course (no course.yaml) keeps its PDFs as they were: no course line on the cover.  The
+        keys are the templates' own (``paper_size``, not ``paper``, which a job may use for its own data)."""
+        out = {**data, "paper_size": self.typst_paper, "author": self.author or "damas"}
         if self.source is not None:
             out["course"] = self.title
         if self.english:
-            out.update(lang="en", region="US" if self.paper == "letter" else "GB", note=NOTE_EN)
+            out.update(lang="en", region="US" if self.paper == "letter" else "GB")
+            if "note" in data:
+                out["note"] = NOTE_EN
             out["words"] = {k: WORDS_EN.get(k, v) for k, v in data.get("words", {}).items()}
         return out
 
