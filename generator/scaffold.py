@@ -128,20 +128,41 @@ def write_starter(target: str | os.PathLike[str], starter: Starter) -> list[str]
     if dest.is_dir() and any(dest.iterdir()):
         raise InitRefused(f"{target} is not empty: give a new or empty folder")
     files = starter_files(starter)
-    parent = dest.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-init-", dir=parent))
+    dest = dest.resolve()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-init-", dir=dest.parent))
     try:
         for rel, text in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o777 & ~_umask())
-        os.replace(tmp, dest)  # an empty folder is replaced; a non-empty one (a race) refuses
-    except BaseException:
+        if dest.is_dir():
+            _move_into(tmp, dest)  # keep the folder itself: it may be the shell's current folder
+        else:
+            os.chmod(tmp, 0o777 & ~_umask())
+            os.replace(tmp, dest)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return sorted(files)
+
+
+def _move_into(tmp: Path, dest: Path) -> None:
+    """Move the new course's top-level entries into an existing empty folder; undo on failure."""
+    moved: list[Path] = []
+    try:
+        for entry in sorted(tmp.iterdir()):
+            target = dest / entry.name
+            if target.exists():
+                raise InitRefused(f"{dest} is not empty any more: {entry.name} appeared")
+            entry.rename(target)
+            moved.append(target)
+    except BaseException:
+        for target in moved:
+            if target.is_dir():
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                target.unlink(missing_ok=True)
+        raise
 
 
 def _umask() -> int:

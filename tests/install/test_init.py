@@ -188,3 +188,13 @@ def test_course_schema_is_printed_and_knows_every_variant(capsys) -> None:
     lesson = json.loads((Path(__file__).resolve().parents[2] / "generator/lessons/lesson.schema.json").read_text())
     assert printed["properties"]["variants"]["items"]["enum"] == lesson["properties"]["variant"]["enum"]
     assert printed["properties"]["paper"]["enum"] == ["a4", "letter"]
+
+
+def test_init_dot_in_an_empty_current_folder(tmp_path: Path, monkeypatch) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main(["init", "."]) == 0
+    assert (here / "course.yaml").is_file() and (here / "lessons" / "brazilian" / "regras.yaml").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"], "no temporary folder left beside it"
+    assert main(["check"]) == 0
