@@ -175,7 +175,11 @@ def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict
             )
         for lesson in v.lessons:
             pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
-                lesson=lesson, title=f"{lesson.title} · {v.title}", root="../", **{**common, "lang": lesson.language}
+                lesson=lesson,
+                v=v,
+                title=f"{lesson.title} · {v.title}",
+                root="../",
+                **{**common, "lang": lesson.language},
             )
     pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
     return pages

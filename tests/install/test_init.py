@@ -198,3 +198,11 @@ def test_init_dot_in_an_empty_current_folder(tmp_path: Path, monkeypatch) -> Non
     assert (here / "course.yaml").is_file() and (here / "lessons" / "brazilian" / "regras.yaml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here"], "no temporary folder left beside it"
     assert main(["check"]) == 0
+
+
+def test_english_course_names_variants_in_english(tmp_path: Path) -> None:
+    write_starter(tmp_path / "c", Starter(variants=(VARIANTS["brazilian"],), language="en"))
+    build(tmp_path / "out", course=find_course(tmp_path / "c"), formats=["html"])
+    for page in ("index.html", "brazilian/index.html", "brazilian/rules.html"):
+        text = (tmp_path / "out" / "html" / page).read_text("utf-8")
+        assert "Brazilian draughts" in text and "Damas brasileiras" not in text, page
