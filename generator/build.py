@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .course import Course, check_course
 from .cpus import usable_cpus
-from .lessons.check import CheckReport, check_paths
+from .lessons.check import CheckReport
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
 from .render import pdf as pdf_stage
 from .render import printset
@@ -82,19 +83,21 @@ def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
 def build(
     out: str | os.PathLike[str] = "output",
     *,
-    lessons: Iterable[str | os.PathLike[str]] = ("lessons",),
+    lessons: Iterable[str | os.PathLike[str]] | None = None,
+    course: Course | None = None,
     variants: Iterable[str] = (),
     formats: Iterable[str] = FORMATS,
     progress: Progress | None = None,
     jobs: int | None = None,
     incremental: bool = True,
-    paper: str = "a4",
+    paper: str | None = None,
 ) -> BuildSummary:
     """Build the course into ``out``.
 
     With ``incremental`` (the default), a PDF whose inputs (template, data, diagrams, compiler and
     damas versions) hash the same as in the previous build in ``out`` is copied from it instead of
-    compiled again; everything else is cheap and always remade.
+    compiled again; everything else is cheap and always remade.  ``course`` brings the settings
+    (title, language, paper, variants) and the lesson folder; ``lessons`` overrides the files checked.
 
     ``paper`` (``a4`` or ``letter``) sizes the printable board-and-pieces set of each variant.
 
@@ -110,25 +113,29 @@ def build(
         if f not in FORMATS:
             raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
     wanted: list[Variant] = [get_variant(v) for v in variants]
-    print_settings = printset.Settings(paper=paper)
-    lessons = list(lessons)
-    folder = OutputFolder(out, protect=lessons)  # refuses before any work: see generator/output.py
-
-    report = check_paths(lessons)
+    course = course or Course(Path(), Path("lessons"))
+    print_settings = printset.Settings(paper=paper or course.paper)
+    lessons = list(lessons) if lessons is not None else None
+    # The lessons (and course.yaml): the output may be none of them, inside none, above none; the course
+    # root is above the lessons, so it is refused too.
+    protect = [*(lessons or [course.lessons]), *([course.source] if course.source else [])]
+    folder = OutputFolder(out, protect=protect)  # refuses before any work: see generator/output.py
+    report = check_course(course, lessons)
     if not report.ok:
         raise BuildRefused(report)
     stages["verify"] = time.perf_counter() - started
     present = {c.lesson.variant.name for c in report.lessons}
-    chosen = wanted or [v for v in VARIANTS.values() if v.name in present]
+    listed = [get_variant(v) for v in course.variants]
+    chosen = wanted or listed or [v for v in VARIANTS.values() if v.name in present]
     mark = time.perf_counter()
-    site = plan_site(report.lessons, chosen)
+    site = plan_site(report.lessons, chosen, english=course.english)
     stages["svg"] = time.perf_counter() - mark
 
     dest = folder.path
     previous = _manifest(dest) if incremental else {}
     try:
         with folder.staging() as tmp:
-            summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, print_settings)
+            summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, course, print_settings)
             folder.publish(tmp)
     except OSError as exc:  # a full or read-only disk, a name too long: one line, the old output intact
         raise OutputError.from_os(exc) from None
@@ -172,6 +179,7 @@ def _write(
     dest: Path,
     previous: dict[str, str],
     stages: dict[str, float],
+    course: Course,
     print_settings: printset.Settings | None = None,
 ) -> BuildSummary:
     summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
@@ -189,7 +197,7 @@ def _write(
 
     if "html" in formats:
         mark = time.perf_counter()
-        pages = render_pages(site, pdf="pdf" in formats)
+        pages = render_pages(site, pdf="pdf" in formats, course=course)
         for path, text in pages.items():
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,6 +213,8 @@ def _write(
         books = {b.variant.name: b for b in plan_books(site)}
         work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
         work += [printset.job_for(v, print_settings) for v in site.variants]
+        for job in work:
+            job.data = course.pdf_settings(job.data)
         todo = []
         for i, job in enumerate(work):
             key = manifest[job.output] = _job_key(job, svgs)

@@ -10,17 +10,21 @@ import click
 from ..rules import Variant
 from .app import EXIT_CONTENT, Progress, cli
 from .common import VARIANT
+from .place import COURSE_OPTION, locate_course
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check(paths: tuple[str, ...], as_json: bool) -> None:
-    """Verify every claim of the lessons under PATHS (default: lessons/)."""
-    from ..lessons.check import check_paths
+@COURSE_OPTION
+def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None) -> None:
+    """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
+    from ..course import check_course
 
     started = time.perf_counter()
-    report = check_paths(paths or ("lessons",))
+    # With PATHS and no --course, a course.yaml here (if any) still sets the course-level rules.
+    course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
+    report = check_course(course, paths or None)
     seconds = time.perf_counter() - started
     counts = report.counts()
     if as_json:
@@ -43,19 +47,21 @@ def check(paths: tuple[str, ...], as_json: bool) -> None:
 
 
 @cli.command()
-def schema() -> None:
-    """Print the JSON Schema of lesson files (for editors: yaml-language-server)."""
+@click.argument("kind", type=click.Choice(["lesson", "course"]), default="lesson")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of lesson files, or of course.yaml (for editors: yaml-language-server)."""
+    from ..course import schema_text as course_schema
     from ..lessons.schema import schema_text
 
-    click.echo(schema_text().rstrip())
+    click.echo((course_schema() if kind == "course" else schema_text()).rstrip())
 
 
 @cli.command()
-@click.option("--out", "out", default="output", show_default=True, type=click.Path(), help="Where to build.")
+@click.option("--out", "out", default=None, type=click.Path(), help="Where to build (default: output/ in the course).")
 @click.option("--variant", "variant_names", multiple=True, type=VARIANT, help="Only these variants (repeatable).")
 @click.option("--format", "formats", default="html,pdf", show_default=True, help="Comma-separated: html, pdf.")
 @click.option(
-    "--lessons", "lessons_dir", default="lessons", show_default=True, type=click.Path(), help="Lesson folder."
+    "--lessons", "lessons_dir", default=None, type=click.Path(), help="Lesson folder (default: the course's lessons/)."
 )
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1; at most the number of CPUs)."
@@ -63,10 +69,17 @@ def schema() -> None:
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
+@COURSE_OPTION
 def build(
-    out: str, variant_names: tuple[Variant, ...], formats: str, lessons_dir: str, jobs: int | None, clean: bool
+    out: str | None,
+    variant_names: tuple[Variant, ...],
+    formats: str,
+    lessons_dir: str | None,
+    jobs: int | None,
+    clean: bool,
+    course_dir: str | None,
 ) -> None:
-    """Check the lessons, then build HTML pages and PDFs into OUT."""
+    """Check the course's lessons, then build HTML pages and PDFs into OUT (default: output/ in the course)."""
     from ..build import FORMATS, BuildRefused
     from ..build import build as run_build
 
@@ -75,11 +88,12 @@ def build(
     bad = [f for f in chosen if f not in FORMATS]
     if bad or not chosen:
         raise click.BadParameter(f"formats are {', '.join(FORMATS)}; got '{formats}'", param_hint="'--format'")
+    course = locate_course(course_dir, lessons=lessons_dir)
     with Progress() as progress:
         try:
             summary = run_build(
-                out,
-                lessons=[lessons_dir],
+                out if out is not None else course.root / "output",
+                course=course,
                 variants=[v.name for v in variant_names],
                 formats=chosen,
                 progress=progress,

@@ -33,6 +33,7 @@ _SINGULAR = {
     "themes": "theme",
     "others": "move",
     "forced": "move",
+    "variants": "variant",
 }
 
 _HINTS = {
@@ -163,3 +164,13 @@ def validate(doc: Document) -> list[tuple[Path, SourceError]]:
         where, message, key = _message(err)
         errors.append((where, doc.error(where, message, key=key)))
     return errors
+
+
+def located_errors(validator: Draft202012Validator, doc: Document, whole: str) -> list[SourceError]:
+    """Errors of ``doc`` against another schema (course.yaml), worded and located like a lesson's;
+    ``whole`` names the document ("the course")."""
+    out = []
+    for err in validator.iter_errors(doc.data):
+        where, message, key = _message(err)
+        out.append(doc.error(where, message.replace(describe(()), whole), key=key))
+    return sorted(set(out))

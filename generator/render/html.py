@@ -7,19 +7,22 @@ from ``file://`` with no server and no network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
 from ..lessons.check import BOOK_SLUG
+from ..resources import jinja_loader, templates_dir
 from .book import plan_books
 from .comparison import comparison_table
 from .site import Site
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "html"
+if TYPE_CHECKING:
+    from ..course import Course
+
+TEMPLATES = templates_dir() / "html"
 
 
 @dataclass(frozen=True)
@@ -87,9 +90,47 @@ PT = Words(
 )
 
 
+class EnglishWords(Words):
+    def lessons_count(self, n: int) -> str:
+        return f"{n} lesson" if n == 1 else f"{n} lessons"
+
+    def diagrams_count(self, n: int) -> str:
+        return f"{n} diagram" if n == 1 else f"{n} diagrams"
+
+    def puzzles_count(self, n: int) -> str:
+        return f"{n} puzzle" if n == 1 else f"{n} puzzles"
+
+
+EN = EnglishWords(
+    home="Home",
+    breadcrumbs="You are here",
+    footer="Every move quoted on these pages was checked by the damas rules engine.",
+    home_title="Draughts rules",
+    home_lead="The rules of each variant, with diagrams. Every move quoted was checked by a rules engine.",
+    contents="On this page",
+    diagram="Diagram",
+    puzzles="Puzzles",
+    solution="Solution",
+    themes="Themes",
+    pdf_lesson="This lesson as PDF",
+    pdf_collection="All lessons as PDF",
+    comparison="The rules compared",
+    pdf_book="The puzzle book as PDF",
+    reading="How to read the diagrams",
+    defences="Defences",
+    level="level",
+    index_theme="Index by theme",
+    index_difficulty="Index by difficulty",
+    book_link="Puzzle book: every puzzle, with solutions",
+    comparison_lead="The rules of each variant side by side. Each cell links to the diagram that shows the rule.",
+    comparison_caption="Rules by variant (generated from the rules engine's data)",
+    rule="Rule",
+)
+
+
 def environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
+        loader=jinja_loader("html"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -99,18 +140,28 @@ def environment() -> Environment:
     return env
 
 
-def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
+def course_words(course: Course | None) -> Words:
+    """The interface words in the course's language, with its own title and summary on the home page."""
+    if course is None:
+        return PT
+    words = EN if course.english else PT
+    return replace(words, home_title=course.title, home_lead=course.summary or words.home_lead)
+
+
+def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict[str, str]:
     """Every page of the site: path relative to the build root -> HTML text."""
     env = environment()
-    common: dict[str, Any] = {"t": PT, "version": __version__, "lang": "pt-BR", "pdf": pdf}
+    t = course_words(course)
+    lang = course.language if course is not None else "pt-BR"
+    common: dict[str, Any] = {"t": t, "version": __version__, "lang": lang, "pdf": pdf}
     pages = {
         "html/index.html": env.get_template("home.html.j2").render(
-            site=site, title=PT.home_title, root="", comparison=len(site.variants) > 1, **common
+            site=site, title=t.home_title, root="", comparison=len(site.variants) > 1, **common
         )
     }
     if len(site.variants) > 1:
         pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
-            table=comparison_table(site), title=PT.comparison, root="", wide=True, **common
+            table=comparison_table(site), title=t.comparison, root="", wide=True, **common
         )
     books = {b.variant.name: b for b in plan_books(site)}
     for v in site.variants:
@@ -124,7 +175,11 @@ def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
             )
         for lesson in v.lessons:
             pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
-                lesson=lesson, title=f"{lesson.title} · {v.title}", root="../", **{**common, "lang": lesson.language}
+                lesson=lesson,
+                v=v,
+                title=f"{lesson.title} · {v.title}",
+                root="../",
+                **{**common, "lang": lesson.language},
             )
     pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
     return pages

@@ -18,11 +18,12 @@ from typing import Any
 
 import typst
 
+from ..resources import templates_dir
 from ..rules.errors import DamasError
 from .book import Book, book_data
 from .site import LessonItem, VariantItem
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "typst"
+TEMPLATES = templates_dir() / "typst"
 TEMPLATE = TEMPLATES / "book.typ"
 PUZZLE_TEMPLATE = TEMPLATES / "puzzles.typ"
 TYPST_VERSION = version("typst")

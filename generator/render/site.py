@@ -84,6 +84,8 @@ class LessonItem:
 class VariantItem:
     variant: Variant
     lessons: list[LessonItem]
+    english: bool = False
+    """The course is in English: the variant's English name heads its pages."""
 
     @property
     def name(self) -> str:
@@ -95,7 +97,7 @@ class VariantItem:
 
     @property
     def title(self) -> str:
-        return self.variant.title
+        return self.variant.title_en if self.english else self.variant.title
 
 
 @dataclass
@@ -264,7 +266,7 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | Non
     )
 
 
-def plan_site(checked: list[CheckedLesson], variants: list[Variant]) -> Site:
+def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english: bool = False) -> Site:
     """Pages for ``variants`` (in that order) from the checked lessons of those variants."""
     by_variant: dict[str, list[LessonItem]] = {v.name: [] for v in variants}
     for c in checked:
@@ -273,5 +275,5 @@ def plan_site(checked: list[CheckedLesson], variants: list[Variant]) -> Site:
     items = []
     for v in variants:
         lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))
-        items.append(VariantItem(v, lessons))
+        items.append(VariantItem(v, lessons, english))
     return Site(items)

@@ -25,17 +25,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, StrictUndefined, select_autoescape
 
+from ..resources import jinja_loader
 from ..rules import BLACK, WHITE, Geometry, Move, Numbering, Square
 
 if TYPE_CHECKING:
     from ..rules import Position
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATE = "board.svg.j2"
 
 SQUARE = 50
@@ -668,7 +667,7 @@ def build_view(
 @cache
 def _environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(str(TEMPLATE_DIR)),
+        loader=jinja_loader(),
         autoescape=select_autoescape(enabled_extensions=("svg", "svg.j2", "html", "xml"), default=True),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -1,0 +1,185 @@
+"""``damas serve``: a real preview process, driven over HTTP and in Debian's chromium.
+
+The process is started as a user would (``python -m generator serve DIR --port 0``), its address read
+from its first lines, and stopped with SIGINT (Ctrl-C); its temporary folder must be gone afterwards.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.rules import VARIANTS
+from generator.scaffold import Starter, write_starter
+from generator.serve import error_page, inject
+
+from ..site.helpers import CHROMIUM_ARGS, chromium_path
+
+LESSON = Path("lessons/american/rules.yaml")
+
+
+@dataclass
+class Running:
+    proc: subprocess.Popen[str]
+    port: int
+    tmp: Path
+    course: Path
+    lines: list[str]
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.request("GET", path, headers={"Host": host or f"127.0.0.1:{self.port}"})
+        response = conn.getresponse()
+        body = response.read().decode("utf-8")
+        conn.close()
+        return response.status, body
+
+    def edit(self, old: str, new: str) -> None:
+        file = self.course / LESSON
+        text = file.read_text("utf-8")
+        assert old in text
+        file.write_text(text.replace(old, new), "utf-8")
+
+    def wait_for(self, path: str, needle: str, seconds: float = 20) -> str:
+        deadline = time.monotonic() + seconds
+        body, status = "", 0
+        while time.monotonic() < deadline:
+            status, body = self.get(path)
+            if needle in body:
+                return body
+            time.sleep(0.1)
+        self.proc.send_signal(signal.SIGINT)
+        out, _ = self.proc.communicate(timeout=15)
+        said = f"server said:\n{out}\nlast body ({status}):\n{body[:500]}"
+        raise AssertionError(f"{needle!r} never appeared in {path}; {said}")
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Running]:
+    course = tmp_path / "course"
+    write_starter(course, Starter(variants=(VARIANTS["american"],), language="en", title="Preview course"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", str(course), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: list[str] = []
+    port = tmp = None
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    while (port is None or tmp is None) and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if m := re.search(r"at http://127\.0\.0\.1:(\d+)/", line):
+            port = int(m.group(1))
+        if m := re.search(r"preview files in (.+)$", line.strip()):
+            tmp = Path(m.group(1))
+    if port is None or tmp is None:
+        proc.kill()
+        pytest.fail(f"damas serve did not start: {lines}")
+    run = Running(proc, port, tmp, course, lines)
+    try:
+        yield run
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def stop(run: Running) -> str:
+    run.proc.send_signal(signal.SIGINT)
+    out, _ = run.proc.communicate(timeout=15)
+    return out
+
+
+def test_inject_adds_one_script_before_body_end() -> None:
+    page = "<html><body><p>x</p></body></html>"
+    served = inject(page, 7)
+    assert served.count("<script") == 1
+    assert served.index("/__damas__/reload.js") < served.index("</body>")
+    assert 'data-generation="7"' in served
+
+
+def test_error_page_escapes_messages() -> None:
+    page = error_page(["a.yaml:3:5: unknown key '<script>alert(1)</script>'"], 2)
+    assert "<script>alert(1)" not in page
+    assert "a.yaml:3:5: unknown key &#x27;&lt;script&gt;alert(1)&lt;/script&gt;&#x27;" in page
+    assert page.count("<script") == 1  # only the reload script
+
+
+def test_serves_pages_on_loopback_and_cleans_up(running: Running) -> None:
+    status, body = running.get("/")
+    assert status == 200 and "<title>Preview course</title>" in body
+    assert body.count("/__damas__/reload.js") == 1
+    status, script = running.get("/__damas__/reload.js")
+    assert status == 200 and "EventSource" in script
+    status, _ = running.get("/american/rules.html", host="attacker.example:80")
+    assert status == 403, "requests for another host name are refused (DNS rebinding)"
+    built = running.tmp / "site" / "html" / "index.html"
+    assert "__damas__" not in built.read_text("utf-8"), "the script is injected when served, never written"
+    assert running.tmp.is_dir()
+    out = stop(running)
+    assert running.proc.returncode == 0, out
+    assert "stopped" in out and "Traceback" not in out
+    assert not running.tmp.exists(), "Ctrl-C removes the temporary folder"
+
+
+def test_rebuilds_on_save_and_shows_errors(running: Running) -> None:
+    page = "/american/rules.html"
+    running.edit("title: Getting started", "title: First steps")
+    running.wait_for(page, "First steps")
+    running.edit('"9-13", ', "")
+    body = running.wait_for(page, "damas-errors")
+    assert re.search(r"lessons/american/rules\.yaml:\d+:\d+: claimed exactly 6 legal move\(s\)", body), body
+    status, home = running.get("/")
+    assert status == 500 and "damas-errors" in home, "every page shows the errors, not stale content"
+    running.edit('moves: ["9-14"', 'moves: ["9-13", "9-14"')
+    running.wait_for(page, "First steps")
+    stop(running)
+
+
+@pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_browser_follows_edits(running: Running) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page: Any = browser.new_page()
+            outside: list[str] = []
+            page.on("request", lambda r: None if r.url.startswith("http://127.0.0.1") else outside.append(r.url))
+            page.goto(f"http://127.0.0.1:{running.port}/american/rules.html")
+            expect = sync_api.expect
+            expect(page.locator("h1")).to_contain_text("Getting started")
+            running.edit("title: Getting started", "title: Opening moves")
+            expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
+            running.edit('"9-13", ', "")
+            errors = page.locator("#damas-errors")
+            expect(errors).to_contain_text("lessons/american/rules.yaml:", timeout=20_000)
+            expect(errors).to_contain_text("claimed exactly 6 legal move(s)")
+            running.edit('moves: ["9-14"', 'moves: ["9-13", "9-14"')
+            expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
+            expect(page.locator("#damas-errors")).to_have_count(0)
+            assert outside == []
+        finally:
+            browser.close()
+    stop(running)
+    assert not running.tmp.exists()
