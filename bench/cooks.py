@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:
 from generator.lessons.check import check_file  # noqa: E402
 from generator.lessons.source import load_document  # noqa: E402,F401
 from generator.puzzles.search import Solver, Stipulation  # noqa: E402
+from generator.rules.game import Game  # noqa: E402
 
 
 def audit(path: Path, margin: int) -> int:
@@ -53,8 +54,6 @@ def audit(path: Path, margin: int) -> int:
             status.append(f"COOK {txt}")
         solver = Solver(pos.variant, checked.lesson.profile)
         solver.prepare(pos, Stipulation.parse(p.stipulation))
-        here = pos
-        from generator.rules.game import Game
 
         game = Game(pos.variant, pos, profile=checked.lesson.profile, counters=p.counters)
         last = max(j for j in range(0, len(moves), 2))

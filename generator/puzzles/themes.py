@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 from ..rules.move import Move
 from ..rules.position import Position
@@ -160,7 +161,7 @@ def backward_capture(line: Line) -> bool:
         g = pos.variant.geometry
         forward = 1 if pos.turn == 0 else -1
         path = move.path
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in pairwise(path):
             if (g.rank_of(b) - g.rank_of(a)) * forward < 0:
                 return True
     return False
