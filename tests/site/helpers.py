@@ -200,12 +200,11 @@ SVGS = [
 ]
 PDFS = [
     "american/regras.pdf",
-    "american/golpes.pdf",
-    "american.pdf",
-    "american-golpes.pdf",
-    "brazilian/inicio.pdf",
-    "brazilian.pdf",
+    "american/exercicios.pdf",
+    "american/solucoes.pdf",
+    "brazilian/regras.pdf",
 ]
+"""One set per variant: the rules booklet, and the worksheet and answer key where there are puzzles."""
 SUMMARY = re.compile(
     r"built (?P<pages>\d+) page\(s\), (?P<diagrams>\d+) diagram\(s\), (?P<puzzles>\d+) puzzle\(s\), "
     r"(?P<pdfs>\d+) PDF\(s\)(?: \((?P<reused>\d+) unchanged\))? for (?P<variants>\d+) variant\(s\) in "
