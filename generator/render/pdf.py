@@ -98,6 +98,25 @@ def _paper_links(value: Any) -> Any:
     return value
 
 
+KEEP_CHARS = 900
+"""A section whose text before its first diagram is at most this long is kept on one page with
+that diagram (heading, text and board move to the next page together): keep-with-next."""
+
+
+def _chars(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return sum(_chars(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_chars(v) for k, v in value.items() if k in ("text", "runs", "items", "blocks"))
+    return 0
+
+
+def _short(blocks: list[dict[str, Any]]) -> bool:
+    return _chars(blocks) <= KEEP_CHARS
+
+
 def lesson_data(lesson: LessonItem) -> dict[str, Any]:
     return {
         "title": lesson.title,
@@ -105,6 +124,7 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
         "sections": [
             {
                 "title": s.title,
+                "keep": _short(s.blocks),
                 "blocks": _paper_links(s.blocks),
                 "diagrams": [
                     {
