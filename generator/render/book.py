@@ -1,8 +1,10 @@
-"""Puzzle books: every puzzle of a variant's lessons, numbered, with solutions and indexes.
+"""Puzzle books: every puzzle of a variant's lessons, ordered by difficulty, numbered once.
 
-The same plan feeds the printable Typst book (``templates/typst/puzzles.typ``) and the HTML page
+The same plan feeds what a club prints, the worksheet (``templates/typst/worksheet.typ``:
+exercises only, hints in their own section) and the answer key (``templates/typst/answers.typ``:
+numbered lines, defences where they branch, material, a comment, indexes), and the HTML book page
 with the solutions behind toggles.  Difficulty and themes come from the uniqueness proof made by
-``damas check`` (the author's own values win where given).
+``damas check`` (the author's own level wins where given).
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..puzzles.themes import DIFFICULTY_WORDS
 from ..rules.geometry import Numbering
 from .site import PuzzleItem, Site, VariantItem
 
-DIFFICULTY_WORDS = {1: "muito fácil", 2: "fácil", 3: "médio", 4: "difícil", 5: "muito difícil"}
+__all__ = ["DIFFICULTY_WORDS", "Book", "BookPuzzle", "answers_data", "plan_books", "worksheet_data"]
 
 
 @dataclass
@@ -67,10 +70,13 @@ def reading_guide(variant: VariantItem, example_capture: str | None) -> list[str
         "Um lance sem captura liga a casa de saída à de chegada com um traço. Uma captura usa "
         f"{sep} e lista a casa de saída e cada casa onde a peça pousa.{example}"
     )
+    first_side = "das pretas" if v.first_to_move else "das brancas"
     out.append(
-        "A solução traz a linha principal e, depois de «Defesas:», as outras respostas do adversário com a "
-        "continuação que ainda ganha. Todas as soluções foram provadas pelo motor de regras contra todas as "
-        "defesas, e cada exercício tem uma única primeira jogada que funciona."
+        f"Nas soluções, cada número de lance reúne um lance {first_side}, que começam a partida, e a resposta "
+        "do adversário; «1. … » quer dizer que o exercício começa com o segundo lance do par. Entre parênteses, "
+        "no ponto em que divergem, estão as outras defesas com a continuação que ainda ganha. Todas as "
+        "soluções foram provadas pelo motor de regras contra todas as defesas, e nenhuma outra primeira jogada "
+        "alcança o objetivo, nem mesmo com quatro lances a mais que a solução."
     )
     return out
 
@@ -79,10 +85,10 @@ def plan_books(site: Site) -> list[Book]:
     """One book per variant that has puzzles."""
     books = []
     for variant in site.variants:
-        puzzles: list[BookPuzzle] = []
-        for lesson in variant.lessons:
-            for p in lesson.puzzles:
-                puzzles.append(BookPuzzle(len(puzzles) + 1, lesson.slug, p))
+        found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
+        # Easiest first; equal levels keep the course's order (sorted() is stable).
+        found = sorted(found, key=lambda sp: sp[1].difficulty or 0)
+        puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
         if not puzzles:
             continue
         example = next(
@@ -106,45 +112,79 @@ def plan_books(site: Site) -> list[Book]:
     return books
 
 
-def book_data(book: Book) -> dict[str, Any]:
-    """The JSON the Typst template reads."""
+def _words() -> dict[str, str]:
     return {
-        "title": book.title,
-        "running": book.title,
-        "subtitle": "1 exercício com solução"
-        if len(book.puzzles) == 1
-        else f"{len(book.puzzles)} exercícios com soluções",
-        "note": "Todas as soluções foram provadas pelo motor de regras do damas.",
+        "contents": "Sumário",
+        "page": "Página",
+        "of": "de",
+        "reading": "Como ler os diagramas",
+        "puzzles": "Exercícios",
+        "hints": "Dicas",
+        "solutions": "Soluções",
+        "material": "No fim",
+        "index_theme": "Índice por tema",
+        "index_difficulty": "Índice por dificuldade",
+        "level": "nível",
+        "name": "Nome",
+        "date": "Data",
+    }
+
+
+def _common(book: Book, title: str, subtitle: str) -> dict[str, Any]:
+    return {
+        "title": title,
+        "running": f"{book.variant.title} · {title}",
+        "subtitle": subtitle,
+        "variant": book.variant.title,
         "lang": "pt",
         "region": "BR",
-        "words": {
-            "contents": "Sumário",
-            "page": "Página",
-            "of": "de",
-            "reading": "Como ler os diagramas",
-            "puzzles": "Exercícios",
-            "solutions": "Soluções",
-            "defences": "Defesas",
-            "index_theme": "Índice por tema",
-            "index_difficulty": "Índice por dificuldade",
-            "level": "nível",
-        },
-        "reading": book.reading,
-        "puzzles": [
-            {
-                "number": bp.number,
-                "path": "/" + bp.item.svg_path,
-                "alt": bp.item.alt,
-                "stipulation": bp.item.stipulation,
-                "caption": bp.item.caption,
-                "solution": bp.item.solution,
-                "defences": bp.item.defences,
-                "difficulty": bp.item.difficulty or 0,
-            }
-            for bp in book.puzzles
-        ],
-        "by_theme": [{"theme": t, "numbers": ns} for t, ns in book.by_theme.items()],
-        "by_difficulty": [
-            {"level": lvl, "words": DIFFICULTY_WORDS[lvl], "numbers": ns} for lvl, ns in book.by_difficulty.items()
-        ],
+        "words": _words(),
     }
+
+
+def _count(n: int) -> str:
+    return "1 exercício" if n == 1 else f"{n} exercícios"
+
+
+def worksheet_data(book: Book) -> dict[str, Any]:
+    """The JSON of the worksheet: diagrams, side to move, stipulation, level; hints apart."""
+    data = _common(book, "Exercícios", f"{_count(len(book.puzzles))}, do mais fácil ao mais difícil")
+    data["reading"] = book.reading[:-1]  # the last paragraph explains the answer key
+    data["puzzles"] = [
+        {
+            "number": bp.number,
+            "path": "/" + bp.item.svg_path,
+            "alt": bp.item.alt,
+            "stipulation": bp.item.stipulation,
+            "difficulty": bp.item.difficulty or 0,
+            "level": bp.item.level_words,
+        }
+        for bp in book.puzzles
+    ]
+    data["hints"] = [{"number": bp.number, "text": bp.item.caption} for bp in book.puzzles if bp.item.caption]
+    return data
+
+
+def answers_data(book: Book) -> dict[str, Any]:
+    """The JSON of the answer key: numbered lines, material, comment, final diagrams, indexes."""
+    data = _common(book, "Soluções", f"da folha de exercícios ({_count(len(book.puzzles))})")
+    data["reading"] = book.reading[-1:]
+    data["puzzles"] = [
+        {
+            "number": bp.number,
+            "stipulation": bp.item.stipulation,
+            "answer": bp.item.answer,
+            "material": bp.item.material,
+            "comment": bp.item.comment,
+            "difficulty": bp.item.difficulty or 0,
+            "level": bp.item.level_words,
+            "final": "/" + bp.item.final_svg_path if bp.item.final_svg_path else None,
+            "final_alt": bp.item.final_alt,
+        }
+        for bp in book.puzzles
+    ]
+    data["by_theme"] = [{"theme": t, "numbers": ns} for t, ns in book.by_theme.items()]
+    data["by_difficulty"] = [
+        {"level": lvl, "words": DIFFICULTY_WORDS[lvl], "numbers": ns} for lvl, ns in book.by_difficulty.items()
+    ]
+    return data

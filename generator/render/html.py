@@ -15,7 +15,7 @@ from jinja2 import Environment, StrictUndefined, select_autoescape
 from .. import __version__
 from ..lessons.check import BOOK_SLUG
 from ..resources import jinja_loader, templates_dir
-from .book import plan_books
+from .book import DIFFICULTY_WORDS, plan_books
 from .comparison import comparison_table
 from .site import Site
 
@@ -52,6 +52,12 @@ class Words:
     book_link: str
     comparison_caption: str
     rule: str
+    print_heading: str = "Para imprimir"
+    pdf_worksheet: str = "Folha de exercícios (sem as soluções)"
+    pdf_answers: str = "Soluções dos exercícios"
+    print_hint: str = "Ao imprimir esta página saem só os exercícios; as soluções estão no PDF de soluções."
+    hint: str = "Dica"
+    material: str = "No fim"
 
     def lessons_count(self, n: int) -> str:
         return f"{n} lição" if n == 1 else f"{n} lições"
@@ -74,16 +80,16 @@ PT = Words(
     puzzles="Exercícios",
     solution="Solução",
     themes="Temas",
-    pdf_lesson="Esta lição em PDF",
-    pdf_collection="Todas as lições em PDF",
+    pdf_lesson="Regras e lições em PDF",
+    pdf_collection="Livreto de regras e lições (PDF)",
     comparison="Comparação das regras",
-    pdf_book="O livro de exercícios em PDF",
+    pdf_book="Folha de exercícios e soluções em PDF",
     reading="Como ler os diagramas",
     defences="Defesas",
     level="nível",
     index_theme="Índice por tema",
     index_difficulty="Índice por dificuldade",
-    book_link="Livro de golpes: todos os exercícios, com soluções",
+    book_link="Livro de golpes: todos os exercícios, do mais fácil ao mais difícil, com soluções",
     comparison_lead="As regras de cada modalidade lado a lado. Cada célula leva ao diagrama que mostra a regra.",
     comparison_caption="Regras por modalidade (geradas a partir dos dados do motor de regras)",
     rule="Regra",
@@ -171,7 +177,7 @@ def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict
         )
         if book is not None:
             pages[f"html/{v.name}/{BOOK_SLUG}.html"] = env.get_template("book.html.j2").render(
-                book=book, title=f"{book.title} · {v.title}", root="../", **common
+                book=book, title=f"{book.title} · {v.title}", root="../", words=DIFFICULTY_WORDS, **common
             )
         for lesson in v.lessons:
             pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(

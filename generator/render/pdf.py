@@ -1,4 +1,9 @@
-"""PDF with Typst: the lesson pages (one PDF per lesson, one per variant) from JSON data.
+"""PDF with Typst: what a club prints, per variant, from JSON data.
+
+Three files per variant, each named for its purpose and none overlapping the others:
+``pdf/<variant>/regras.pdf`` (the rules booklet: every lesson's text and diagrams),
+``pdf/<variant>/exercicios.pdf`` (the worksheet: exercises only, easiest first, hints at the end)
+and ``pdf/<variant>/solucoes.pdf`` (the answer key, numbered as the worksheet).
 
 The Typst template (``templates/typst/book.typ``) is plain Typst that reads a JSON file; lesson text
 only ever arrives as JSON strings, so nothing an author writes can become Typst markup.  Diagrams are
@@ -20,12 +25,37 @@ import typst
 
 from ..resources import templates_dir
 from ..rules.errors import DamasError
-from .book import Book, book_data
+from ..rules.variants import Variant
+from .book import Book, answers_data, worksheet_data
 from .site import LessonItem, VariantItem
+from .svg import NUMBER_SIZE, build_view
 
 TEMPLATES = templates_dir() / "typst"
 TEMPLATE = TEMPLATES / "book.typ"
-PUZZLE_TEMPLATE = TEMPLATES / "puzzles.typ"
+WORKSHEET_TEMPLATE = TEMPLATES / "worksheet.typ"
+ANSWERS_TEMPLATE = TEMPLATES / "answers.typ"
+
+BOOKLET = "regras"
+WORKSHEET = "exercicios"
+ANSWERS = "solucoes"
+"""File names (without ``.pdf``) of a variant's three PDFs, inside ``pdf/<variant>/``."""
+
+DIAGRAM_CM = {"booklet": 6.8, "worksheet": 6.0, "final": 4.2}
+"""Preferred printed width of a diagram in each document; :func:`diagram_cm` widens a numbered
+board until its square numbers print at :data:`MIN_NUMBER_PT` (the final-position diagrams of the
+answer key carry no numbers)."""
+
+MIN_NUMBER_PT = 6.0
+_PT_PER_CM = 72 / 2.54
+
+
+def diagram_cm(variant: Variant) -> dict[str, float]:
+    """The printed widths for ``variant``'s diagrams (the templates read them from the JSON)."""
+    view = build_view(variant.start())
+    needed = MIN_NUMBER_PT / (NUMBER_SIZE / view.width) / _PT_PER_CM
+    return {kind: cm if kind == "final" else round(max(cm, needed + 0.01), 2) for kind, cm in DIAGRAM_CM.items()}
+
+
 TYPST_VERSION = version("typst")
 """Part of every PDF's cache key: a new compiler may lay pages out differently."""
 
@@ -69,6 +99,25 @@ def _paper_links(value: Any) -> Any:
     return value
 
 
+KEEP_CHARS = 900
+"""A section whose text before its first diagram is at most this long is kept on one page with
+that diagram (heading, text and board move to the next page together): keep-with-next."""
+
+
+def _chars(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return sum(_chars(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_chars(v) for k, v in value.items() if k in ("text", "runs", "items", "blocks"))
+    return 0
+
+
+def _short(blocks: list[dict[str, Any]]) -> bool:
+    return _chars(blocks) <= KEEP_CHARS
+
+
 def lesson_data(lesson: LessonItem) -> dict[str, Any]:
     return {
         "title": lesson.title,
@@ -76,6 +125,7 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
         "sections": [
             {
                 "title": s.title,
+                "keep": _short(s.blocks),
                 "blocks": _paper_links(s.blocks),
                 "diagrams": [
                     {
@@ -90,21 +140,13 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
             }
             for s in lesson.sections
         ],
-        "puzzles": [
-            {
-                "number": p.number,
-                "path": "/" + p.svg_path,
-                "alt": p.alt,
-                "stipulation": p.stipulation,
-                "caption": p.caption,
-                "solution": p.solution,
-            }
-            for p in lesson.puzzles
-        ],
+        "puzzles": len(lesson.puzzles),
     }
 
 
-def _book(title: str, subtitle: str, lessons: list[LessonItem], running: str) -> dict[str, Any]:
+def _book(
+    title: str, subtitle: str, lessons: list[LessonItem], running: str, widths: dict[str, float]
+) -> dict[str, Any]:
     return {
         "title": title,
         "subtitle": subtitle,
@@ -112,26 +154,33 @@ def _book(title: str, subtitle: str, lessons: list[LessonItem], running: str) ->
         "note": "Todos os lances foram conferidos pelo motor de regras do damas.",
         "lang": "pt",
         "region": "BR",
-        "words": WORDS_PT,
+        "words": {
+            **WORDS_PT,
+            "see_worksheet": "Os exercícios desta lição estão na folha de exercícios, e as soluções, no caderno "
+            "de soluções.",
+        },
+        "diagram_cm": widths,
         "lessons": [lesson_data(lesson) for lesson in lessons],
     }
 
 
+def pdf_path(variant: str, kind: str) -> str:
+    """Where one of a variant's PDFs goes, relative to the build root (``kind`` as in BOOKLET …)."""
+    return f"pdf/{variant}/{kind}.pdf"
+
+
 def jobs_for(variant: VariantItem, book: Book | None = None) -> list[PdfJob]:
-    """One PDF per lesson, one collecting the variant's lessons, and the puzzle book if any."""
-    jobs = [
-        PdfJob(f"pdf/{variant.name}/{lesson.slug}.pdf", _book(lesson.title, variant.title, [lesson], variant.title))
-        for lesson in variant.lessons
-    ]
+    """The rules booklet, and the worksheet and answer key when the variant has puzzles."""
+    jobs = []
+    widths = diagram_cm(variant.variant)
     if variant.lessons:
-        jobs.append(
-            PdfJob(
-                f"pdf/{variant.name}.pdf",
-                _book(variant.title, "Regras e exercícios", variant.lessons, variant.title),
-            )
-        )
+        booklet = _book(variant.title, "Regras e lições", variant.lessons, variant.title, widths)
+        jobs.append(PdfJob(pdf_path(variant.name, BOOKLET), booklet))
     if book is not None:
-        jobs.append(PdfJob(f"pdf/{variant.name}-golpes.pdf", book_data(book), PUZZLE_TEMPLATE))
+        sheet = worksheet_data(book) | {"diagram_cm": widths}
+        key = answers_data(book) | {"diagram_cm": widths}
+        jobs.append(PdfJob(pdf_path(variant.name, WORKSHEET), sheet, WORKSHEET_TEMPLATE))
+        jobs.append(PdfJob(pdf_path(variant.name, ANSWERS), key, ANSWERS_TEMPLATE))
     return jobs
 
 

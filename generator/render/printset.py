@@ -67,7 +67,7 @@ PAINT = theme_paints("print")
 def output_path(variant: str) -> str:
     """Where the set goes, relative to the build root (beside ``pdf/<variant>.pdf``; a lesson PDF
     lives in ``pdf/<variant>/`` and so can never take this name)."""
-    return f"pdf/{variant}-tabuleiro.pdf"
+    return f"pdf/{variant}/tabuleiro.pdf"
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,10 @@ from typing import Any
 from ..lessons.check import CheckedLesson
 from ..lessons.model import Diagram, Lesson, Puzzle
 from ..lessons.verify import DiagramProof, PuzzleProof
+from ..puzzles.themes import DIFFICULTY_WORDS, THEMES
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
+from .answer import answer_text, comment, material
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
 
@@ -61,6 +63,20 @@ class PuzzleItem:
     caption: str
     defences: list[str] = field(default_factory=list)
     """Key defences: "18x27: 31x22x13 …" (the defender's other reply and how the solver wins on)."""
+    answer: str = ""
+    """The answer key's line: numbered moves, defences in parentheses where they branch."""
+    material: str = ""
+    """The pieces left at the end of the main line, in words."""
+    comment: str = ""
+    """One line: the themes and what the combination achieves."""
+    final_svg_path: str | None = None
+    """A small diagram of the final position, for lines long enough to need one."""
+    final_svg: Svg | None = None
+    final_alt: str = ""
+
+    @property
+    def level_words(self) -> str:
+        return DIFFICULTY_WORDS.get(self.difficulty or 0, "")
 
 
 @dataclass
@@ -112,6 +128,8 @@ class Site:
                     out[d.svg_path] = d.svg
                 for p in lesson.puzzles:
                     out[p.svg_path] = p.svg
+                    if p.final_svg_path and p.final_svg is not None:
+                        out[p.final_svg_path] = p.final_svg
         return out
 
 
@@ -227,35 +245,45 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     )
 
 
+FINAL_DIAGRAM_PLIES = 5
+"""Lines of at least this many plies get a small diagram of the final position in the answer key."""
+
+
 def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None) -> PuzzleItem:
     pos = p.position
     texts: list[str] = []
+    moves: list[Move] = []
     cur = pos
     for step in p.solution:  # already verified: every move parses
         m = cur.parse_move(step.move.value)
         texts.append(cur.move_text(m, long=True))
+        moves.append(m)
         cur = cur.play(m)
     v = lesson.variant.name
-    svg = diagram(pos, lang=_lang(lesson.language), uid=f"{v}-{lesson.slug}-p{number}")
+    lang = _lang(lesson.language)
+    svg = diagram(pos, lang=lang, uid=f"{v}-{lesson.slug}-p{number}")
     stip = stipulation_text(p, lesson.language)
-    themes = list(p.themes)
+    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
+    themes = [t for t in p.themes if t not in THEMES]
     defences: list[str] = []
+    branches: list[tuple[int, Move, list[Move]]] = []
     level = p.difficulty
     if proof is not None:
         themes += [t for t in proof.themes if t not in themes]
         level = level or proof.difficulty
+        branches = list(proof.defences)
         positions = [pos]
         for m in proof.moves:
             positions.append(positions[-1].play(m))
         for j, reply, rest in proof.defences:
             before = positions[j]
             defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
-    return PuzzleItem(
+    item = PuzzleItem(
         number=number,
         id=p.id,
         svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}.svg",
         svg=svg,
-        alt=f"{stip} {describe_position(pos, _lang(lesson.language))}",
+        alt=f"{stip} {describe_position(pos, lang)}",
         stipulation=stip,
         solution=" ".join(texts),
         solution_moves=[t.value for t in (s.move for s in p.solution)],
@@ -263,7 +291,15 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | Non
         difficulty=level,
         caption=p.caption or "",
         defences=defences,
+        answer=answer_text(pos, moves, branches),
+        material=material(cur),
+        comment=comment(themes, pos, cur, p.goal, p.pieces),
     )
+    if len(moves) >= FINAL_DIAGRAM_PLIES:
+        item.final_svg_path = f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}-fim.svg"
+        item.final_svg = diagram(cur, numbers=False, lang=lang, uid=f"{v}-{lesson.slug}-p{number}-fim")
+        item.final_alt = describe_position(cur, lang)
+    return item
 
 
 def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english: bool = False) -> Site:

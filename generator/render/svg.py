@@ -52,7 +52,10 @@ THEMES: dict[str, dict[str, str]] = {
         "square dark": "#a9744f",
         "square full": "#e2c08d",  # Turkish board: every square is played
         "grid": "#8a6239",
-        "number": "#fbf3e2",
+        # Square numbers: black on the dark square (5.3:1), drawn above the pieces with a halo of
+        # the square's own colour, so a piece never hides a number (issue 12: legible in print).
+        "number": "#000000",
+        "number halo": "#a9744f",
         "number full": "#5b3a1e",  # square names on the light Turkish board, if asked for
         "coordinate": "#4a3520",
         "white man": "#fbfaf4",
@@ -83,6 +86,7 @@ THEMES: dict[str, dict[str, str]] = {
         "square full": "#e6e6e6",
         "grid": "#000000",
         "number": "#000000",
+        "number halo": "#bdbdbd",
         "number full": "#000000",
         "coordinate": "#000000",
         "white man": "#ffffff",
@@ -254,6 +258,11 @@ def _points(points: Iterable[tuple[float, float]]) -> str:
 
 
 # Piece and mark shapes, in units relative to a square's centre.
+NUMBER_SIZE = 0.32 * SQUARE
+"""Font size of square numbers: at least 6 pt wherever the PDFs print a numbered board (the
+printed widths are chosen from it: generator/render/pdf.py ``diagram_cm``)."""
+NUMBER_HALO = 3.0
+"""Width of the halo stroke behind each number (in the square's colour) where it crosses a piece."""
 PIECE_R = 0.36 * SQUARE
 RING_R = 0.25 * SQUARE
 # A crown: a band and five points, tips capped with small balls.  Drawn as paths, never a glyph.
@@ -396,6 +405,7 @@ class DiagramView:
     numbers: list[dict] = field(default_factory=list)
     number_size: float = 0
     number_role: str = "number"
+    halo_role: str = "number halo"
     coordinates: list[dict] = field(default_factory=list)
     coordinate_size: float = 0
     highlights: list[dict] = field(default_factory=list)
@@ -407,6 +417,7 @@ class DiagramView:
     square: float = SQUARE
     crown: str = CROWN
     piece_r: float = PIECE_R
+    number_halo: float = NUMBER_HALO
     ring_r: float = RING_R
     cross: float = CROSS
     line_w: float = LINE_W
@@ -578,8 +589,9 @@ def build_view(
         view.squares.append({"x": x, "y": y, "name": names(sq), "role": role})
 
     if numbers:
-        view.number_size = 0.2 * SQUARE
+        view.number_size = NUMBER_SIZE
         view.number_role = "number full" if view.full else "number"
+        view.halo_role = "square full" if view.full else "number halo"
         for sq in g.squares:
             x, y = frame.corner(sq)
             view.numbers.append({"x": x + 2, "y": y + 1.5 + view.number_size * 0.73, "text": names(sq)})

@@ -63,5 +63,9 @@ def test_wheel_installs_and_builds_a_course_anywhere(tmp_path: Path) -> None:
     assert list((html / "svg").rglob("*.svg"))
     pdf = course / "output" / "pdf"
     pdfs = sorted(p.relative_to(pdf).as_posix() for p in pdf.rglob("*.pdf"))
-    assert {"brazilian.pdf", "american/regras.pdf", "american-golpes.pdf"} <= set(pdfs)
+    assert {
+        f"{v}/{kind}.pdf"
+        for v in ("brazilian", "american")
+        for kind in ("regras", "exercicios", "solucoes", "tabuleiro")
+    } == set(pdfs)
     assert all((pdf / p).read_bytes().startswith(b"%PDF") for p in pdfs)

@@ -200,13 +200,12 @@ SVGS = [
 ]
 PDFS = [
     "american/regras.pdf",
-    "american/golpes.pdf",
-    "american.pdf",
-    "american-golpes.pdf",
-    "brazilian/inicio.pdf",
-    "brazilian.pdf",
+    "american/exercicios.pdf",
+    "american/solucoes.pdf",
+    "brazilian/regras.pdf",
 ]
-PRINTSETS = ["american-tabuleiro.pdf", "brazilian-tabuleiro.pdf"]
+"""One set per variant: the rules booklet, and the worksheet and answer key where there are puzzles."""
+PRINTSETS = ["american/tabuleiro.pdf", "brazilian/tabuleiro.pdf"]
 """The printable board-and-pieces sets (generator/render/printset.py), one per variant."""
 SUMMARY = re.compile(
     r"built (?P<pages>\d+) page\(s\), (?P<diagrams>\d+) diagram\(s\), (?P<puzzles>\d+) puzzle\(s\), "

@@ -79,7 +79,8 @@ def test_solution_hidden_until_summary_clicked(page: Any, built: Built, name: st
     assert not solution.is_visible(), f"{name}: solution visible before the click"
     page.get_by_text("Solução", exact=True).first.click()
     assert solution.is_visible(), f"{name}: solution still hidden after the click"
-    assert solution.inner_text().strip() == "26-23 19x26 31x22x13"
+    # numbered as players write them; American: Black moves first, so White's key is "1. … 26-23"
+    assert solution.inner_text().strip() == "1. … 26-23 2. 19x26 31x22x13"
     page.get_by_text("Solução", exact=True).first.click()
     assert not solution.is_visible(), f"{name}: the toggle does not close again"
 
@@ -123,12 +124,13 @@ def test_print_stylesheet(page: Any, built: Built) -> None:
 
 
 @pytest.mark.parametrize("name", ["american/golpes.html", "american/livro-de-golpes.html"])
-def test_print_shows_the_solutions(page: Any, built: Built, name: str) -> None:
-    """The print stylesheet means to print solutions (``details:not([open]) > *`` shown): paper has no toggle."""
+def test_print_is_a_worksheet(page: Any, built: Built, name: str) -> None:
+    """Printing a puzzle page gives the exercises only: the answer key is its own PDF."""
     open_page(page, built, name)
     page.emulate_media(media="print")
-    solution = page.locator("details .solution").first
-    assert solution.is_visible(), f"{name}: the printed page has no solution"
+    assert page.locator(".puzzle figure").first.is_visible(), f"{name}: the printed page has no exercise"
+    assert page.locator("details .solution").first.is_hidden(), f"{name}: the printed page shows a solution"
+    assert page.locator("details > summary").first.is_hidden(), f"{name}: a toggle is printed"
 
 
 def test_screenshots(page: Any, built: Built) -> None:

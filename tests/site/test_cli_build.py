@@ -66,7 +66,12 @@ def test_variant_restricts_the_build(
     built = files(out)
     assert not [f for f in built if "brazilian" in f]
     assert "html/comparacao.html" not in built, "no comparison for a single variant"
-    assert {"html/index.html", "html/american/regras.html", "pdf/american.pdf", "pdf/american-golpes.pdf"} <= built
+    assert {
+        "html/index.html",
+        "html/american/regras.html",
+        "pdf/american/regras.pdf",
+        "pdf/american/exercicios.pdf",
+    } <= built
     hrefs = [a.attrs["href"] for a in read_page(out / "html" / "index.html").all("a")]
     assert "american/index.html" in hrefs
     assert not [h for h in hrefs if "brazilian" in h or "comparacao" in h]

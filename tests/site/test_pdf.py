@@ -20,22 +20,35 @@ AMERICAN = get_variant("american").title
 BRAZILIAN = get_variant("brazilian").title
 
 TITLES = {
-    "american/regras.pdf": "Primeiros passos",
-    "american/golpes.pdf": "Um golpe",
-    "american.pdf": AMERICAN,
-    "american-golpes.pdf": f"Golpes: {AMERICAN.lower()}",
-    "brazilian/inicio.pdf": "Primeiros lances",
-    "brazilian.pdf": BRAZILIAN,
+    "american/regras.pdf": AMERICAN,
+    "american/exercicios.pdf": f"{AMERICAN} · Exercícios",
+    "american/solucoes.pdf": f"{AMERICAN} · Soluções",
+    "brazilian/regras.pdf": BRAZILIAN,
 }
+
+
+def _lesson_diagram(src: str) -> bool:
+    return "-p" not in src.rsplit("/", 1)[-1]
+
+
+def _puzzle(src: str) -> bool:
+    return "-p" in src.rsplit("/", 1)[-1] and not src.endswith("-fim.svg")
+
+
+def _final(src: str) -> bool:
+    return src.endswith("-fim.svg")
+
+
 SAME_IMAGES_AS = {
-    "american/regras.pdf": ["american/regras.html"],
-    "american/golpes.pdf": ["american/golpes.html"],
-    "american.pdf": ["american/regras.html", "american/golpes.html"],
-    "american-golpes.pdf": ["american/livro-de-golpes.html"],
-    "brazilian/inicio.pdf": ["brazilian/inicio.html"],
-    "brazilian.pdf": ["brazilian/inicio.html"],
+    # PDF -> (HTML page, which of its images) whose alt texts the PDF's figures must repeat
+    "american/regras.pdf": [("american/regras.html", _lesson_diagram), ("american/golpes.html", _lesson_diagram)],
+    "american/exercicios.pdf": [("american/livro-de-golpes.html", _puzzle)],
+    "american/solucoes.pdf": [("american/livro-de-golpes.html", _final)],
+    "brazilian/regras.pdf": [("brazilian/inicio.html", _lesson_diagram)],
 }
-SOLUTION = "26-23 19x26 31x22x13"
+BOOKLETS = ["american/regras.pdf", "brazilian/regras.pdf"]
+SOLUTION = "1. … 26-23 2. 19x26 31x22x13"
+"""American: Black moves first, so White's key move is the second half of move 1."""
 
 
 @functools.cache
@@ -59,7 +72,7 @@ def test_the_table_covers_every_pdf() -> None:
 @pytest.mark.parametrize("name", PDFS)
 def test_title_language_and_pages(built: Built, name: str) -> None:
     r = reader(built, name)
-    assert len(r.pages) > 1
+    assert len(r.pages) >= (2 if name in BOOKLETS else 1)
     assert r.metadata is not None and r.metadata.title == TITLES[name]
     root = r.trailer["/Root"]
     assert root.get("/Lang") == "pt-BR"
@@ -74,8 +87,10 @@ def test_title_language_and_pages(built: Built, name: str) -> None:
 def test_page_x_of_y_footers(built: Built, name: str) -> None:
     texts = texts_of(built, name)
     n = len(texts)
-    assert "Página" not in texts[0], f"{name}: the cover has no footer"
-    for i, text in enumerate(texts[1:], start=2):
+    if name in BOOKLETS:
+        assert "Página" not in texts[0], f"{name}: the cover has no footer"
+    first = 2 if name in BOOKLETS else 1  # a worksheet starts work on its first page
+    for i, text in enumerate(texts[first - 1 :], start=first):
         assert f"Página {i} de {n}" in text, f"{name}: page {i} has no 'Página {i} de {n}'"
 
 
@@ -86,6 +101,13 @@ def test_outline_matches_headings_and_contents_page(built: Built, name: str) -> 
     assert titles, f"{name}: no bookmarks"
     texts = texts_of(built, name)
     contents = next((t for t in texts if "Sumário" in t), None)
+    if name not in BOOKLETS:  # worksheets and answer keys are short: bookmarks, no contents page
+        assert contents is None, f"{name}: a contents page in a short document"
+        for item in r.outline:
+            if not isinstance(item, list):
+                assert str(item.title) in texts[r.get_destination_page_number(item)], item.title
+        assert {"Exercícios" if "exercicios" in name else "Soluções"} <= set(titles)
+        return
     assert contents is not None, f"{name}: no contents page"
     position = 0
 
@@ -104,10 +126,8 @@ def test_outline_matches_headings_and_contents_page(built: Built, name: str) -> 
             position = m.end()
 
     walk(r.outline)
-    if name in ("american/regras.pdf", "american.pdf"):
+    if name == "american/regras.pdf":
         assert "Primeiros passos" in titles and "A captura" in titles
-    if name == "american-golpes.pdf":
-        assert "Soluções" in titles and "Exercícios" in titles
 
 
 @pytest.mark.parametrize("name", PDFS)
@@ -120,16 +140,16 @@ def test_tagged_with_alt_text_for_every_figure(built: Built, name: str) -> None:
     role_map = root["/StructTreeRoot"].get_object().get("/RoleMap")
     elements = struct_elements(r)
     figures = [e for e in elements if role(e, role_map) == "/Figure"]
-    assert figures, f"{name}: no /Figure in the structure tree"
     alts = []
     for f in figures:
         alt = f.get("/Alt")
         assert alt is not None and str(alt).strip(), f"{name}: a /Figure without /Alt"
         alts.append(str(alt))
     html_alts = []
-    for page in SAME_IMAGES_AS[name]:
-        html_alts += [i.attrs["alt"] for i in read_page(built.html / page).all("img")]
+    for page, which in SAME_IMAGES_AS[name]:
+        html_alts += [i.attrs["alt"] for i in read_page(built.html / page).all("img") if which(i.attrs["src"])]
     assert sorted(alts) == sorted(html_alts), f"{name}: PDF figures and HTML images differ"
+    assert figures or name == "american/solucoes.pdf", f"{name}: no /Figure in the structure tree"
     assert any(role(e, role_map) in ("/H1", "/H") for e in elements), f"{name}: no heading tags"
     xmp = r.xmp_metadata
     assert xmp is not None and "<pdfuaid:part>1</pdfuaid:part>" in xmp.rdf_root.toxml(), f"{name}: not PDF/UA-1"
@@ -196,7 +216,7 @@ def test_links_in_pdfs_lead_somewhere(built: Built, name: str) -> None:
     assert broken == [], f"{name}: links that lead nowhere: {broken}"
 
 
-def test_lesson_pdf_text(built: Built) -> None:
+def test_booklet_text(built: Built) -> None:
     text = " ".join(texts_of(built, "american/regras.pdf"))
     for words in (
         "Primeiros passos",
@@ -205,43 +225,43 @@ def test_lesson_pdf_text(built: Built) -> None:
         "As pretas têm sete lances.",
         "Vez das brancas: 27x18x11 é o único lance.",
         "Quem pode capturar tem de capturar",
+        "Um golpe",
     ):
         assert words in text, words
     assert "**" not in text and "<" not in text, "Markdown or markup leaked into the PDF"
-    brazilian = " ".join(texts_of(built, "brazilian/inicio.pdf"))
+    assert "26-23 19x26" not in text, "the booklet gives a solution away"
+    brazilian = " ".join(texts_of(built, "brazilian/regras.pdf"))
     assert "Primeiros lances" in brazilian and "A pedra de c3 captura: c3xe5." in brazilian
+    assert "Primeiros passos" not in brazilian
 
 
-def test_collection_holds_every_lesson_of_the_variant(built: Built) -> None:
-    text = " ".join(texts_of(built, "american.pdf"))
-    assert "Primeiros passos" in text and "Um golpe" in text
-    assert "Primeiros lances" not in text
-
-
-@pytest.mark.parametrize("name", ["american-golpes.pdf", "american/golpes.pdf"])
-def test_puzzle_solutions_come_after_the_puzzles(built: Built, name: str) -> None:
-    texts = texts_of(built, name)
+def test_worksheet_has_no_solutions_and_hints_apart(built: Built) -> None:
+    texts = texts_of(built, "american/exercicios.pdf")
     whole = " ".join(texts)
-    assert "Soluções" in whole
+    assert "Jogam as brancas e ganham uma peça." in whole
+    assert "26-23" not in whole and "19x26" not in whole, "the worksheet gives the solution away"
+    hints = whole.index("Dicas")
+    assert whole.index("As brancas ganham uma pedra.") > hints, "the author's caption is not in the hints"
+    assert whole.index("Jogam as brancas e ganham uma peça.") < hints
+    assert "1 exercício," in texts[0] and "1 exercícios" not in whole
+
+
+def test_answer_key_numbers_branches_material_comment(built: Built) -> None:
+    whole = " ".join(" ".join(texts_of(built, "american/solucoes.pdf")).split())
     assert SOLUTION in whole
-    stipulation = "Jogam as brancas e ganham uma peça."
-    assert stipulation in whole
-    puzzle_page = next(i for i, t in enumerate(texts) if stipulation in t)
-    solution_page = next(i for i, t in enumerate(texts) if SOLUTION in t)
-    assert solution_page > puzzle_page, f"{name}: the solution is printed beside the puzzle"
-    assert "Soluções" in texts[solution_page]
+    assert "No fim: brancas com 2 pedras; pretas com 1 pedra." in whole
+    assert "brancas ficam com uma peça a mais." in whole
+    for words in ("Índice por tema", "Índice por dificuldade", "nível 1: muito fácil"):
+        assert words in whole, words
 
 
-def test_puzzle_book_cover_counts_in_good_portuguese(built: Built) -> None:
-    cover = texts_of(built, "american-golpes.pdf")[0]
-    assert "1 exercício" in cover, cover
-    assert "1 exercícios" not in cover, f"plural with one puzzle: {cover!r}"
-
-
-def test_puzzle_book_has_reading_guide_and_indexes(built: Built) -> None:
-    text = " ".join(texts_of(built, "american-golpes.pdf"))
-    for words in ("Como ler os diagramas", "Índice por tema", "sacrifício", "Índice por dificuldade"):
-        assert words in text, words
+def test_one_puzzle_does_not_run_to_many_pages(built: Built) -> None:
+    """A worksheet and an answer key with one puzzle fit one page each; the booklet wastes no
+    page on front matter (title and contents share the first page)."""
+    assert len(texts_of(built, "american/exercicios.pdf")) == 1
+    assert len(texts_of(built, "american/solucoes.pdf")) == 1
+    first = texts_of(built, "american/regras.pdf")[0]
+    assert "Sumário" in first and AMERICAN in first
 
 
 # --------------------------------------------------------------------------------------------------
@@ -291,7 +311,7 @@ def colour_shares(png: Path) -> tuple[float, float]:
 
 @pytest.mark.parametrize(
     ("name", "words"),
-    [("american/regras.pdf", "Posição inicial, vez das pretas."), ("american-golpes.pdf", "Jogam as brancas e")],
+    [("american/regras.pdf", "Posição inicial, vez das pretas."), ("american/exercicios.pdf", "Jogam as brancas e")],
 )
 def test_page_with_a_diagram_is_drawn(built: Built, tmp_path: Path, name: str, words: str) -> None:
     pytest.importorskip("PIL", reason="pip install pillow")
@@ -300,5 +320,6 @@ def test_page_with_a_diagram_is_drawn(built: Built, tmp_path: Path, name: str, w
     dark, board = colour_shares(render_page(built.pdf / name, page, tmp_path / "page.png"))
     assert dark > 0.002, f"{name} p{page}: almost no dark pixels ({dark:.3%}): blank page?"
     assert board > 0.01, f"{name} p{page}: no board squares drawn ({board:.3%})"
-    _, cover_board = colour_shares(render_page(built.pdf / name, 1, tmp_path / "cover.png"))
-    assert cover_board < board / 10, "the colour test does not tell a board from a page without one"
+    if name in BOOKLETS:
+        _, cover_board = colour_shares(render_page(built.pdf / name, 1, tmp_path / "cover.png"))
+        assert cover_board < board / 10, "the colour test does not tell a board from a page without one"

@@ -13,14 +13,14 @@ pypdf = pytest.importorskip("pypdf", reason="pypdf (test extra) needed")
 
 
 def _pdf_links(page: Path) -> list[str]:
-    return [a.attrs["href"] for a in read_page(page).all("a") if a.attrs.get("href", "").endswith("-tabuleiro.pdf")]
+    return [a.attrs["href"] for a in read_page(page).all("a") if a.attrs.get("href", "").endswith("/tabuleiro.pdf")]
 
 
 def test_home_page_links_the_printable_set_of_every_variant(built: Built) -> None:
     home = built.html / "index.html"
     assert "Imprima seu jogo de damas" in read_page(home).text
     links = _pdf_links(home)
-    assert sorted(Path(h).name for h in links) == sorted(PRINTSETS)
+    assert sorted(f"{Path(h).parent.name}/{Path(h).name}" for h in links) == sorted(PRINTSETS)
     for href in links:
         target = local_target(home, href)
         assert target is not None and target[0].is_file(), href
@@ -31,7 +31,7 @@ def test_variant_index_links_its_printable_set(built: Built, variant: str) -> No
     index = built.html / variant / "index.html"
     assert "Imprima seu jogo de damas" in read_page(index).text
     links = _pdf_links(index)
-    assert [Path(h).name for h in links] == [f"{variant}-tabuleiro.pdf"]
+    assert [Path(h).parent.name + "/" + Path(h).name for h in links] == [f"{variant}/tabuleiro.pdf"]
     target = local_target(index, links[0])
     assert target is not None
     reader = pypdf.PdfReader(target[0])

@@ -1,0 +1,110 @@
+"""The answer key of a puzzle as players write it: numbered moves, defences where they branch,
+the material at the end and a one-line comment.
+
+Move numbers count pairs that start with the variant's first mover (White in most games, Black in
+American checkers), so a line that starts with the second mover opens ``1. … 26-23``.  A defence the
+defender could have chosen goes in parentheses right after the main-line reply it replaces, with its
+own numbers: ``2. 25x14 6-11 (2. … 15-20 3. 14x25) 3. 16x7``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules import Move, Position
+from ..rules.geometry import WHITE
+from ..rules.notation import move_text
+from ..rules.variants import Goal
+
+ELLIPSIS = "…"
+
+_SIDE = ("brancas", "pretas")
+_NUMBERS = {1: "uma", 2: "duas", 3: "três", 4: "quatro", 5: "cinco", 6: "seis", 7: "sete", 8: "oito"}
+
+
+def numbered(pos: Position, moves: Sequence[Move], ply: int) -> list[str]:
+    """``moves`` from ``pos`` as numbered tokens; ``ply`` is the index of the first one in the
+    puzzle (0 for the key move), which fixes its number."""
+    first = pos.variant.first_to_move
+    # the puzzle's first move is move 1; when the second mover starts, its move is "1. …"
+    offset = 0 if _start_turn(pos, ply) == first else 1
+    out: list[str] = []
+    for k, m in enumerate(moves):
+        index = ply + k + offset
+        number = index // 2 + 1
+        text = move_text(pos, m, long=True)
+        if pos.turn == first:
+            out.append(f"{number}. {text}")
+        elif k == 0:
+            out.append(f"{number}. {ELLIPSIS} {text}")
+        else:
+            out.append(text)
+        pos = pos.play(m)
+    return out
+
+
+def _start_turn(pos: Position, ply: int) -> int:
+    """Who made the puzzle's first move, from the side to move at ``ply``."""
+    return pos.turn if ply % 2 == 0 else pos.turn ^ 1
+
+
+def answer_text(start: Position, moves: Sequence[Move], defences: Sequence[tuple[int, Move, Sequence[Move]]]) -> str:
+    """The main line with each defence in parentheses after the reply it replaces."""
+    branches: dict[int, list[str]] = {}
+    positions = [start]
+    for m in moves:
+        positions.append(positions[-1].play(m))
+    for j, reply, rest in defences:
+        before = positions[j]
+        branches.setdefault(j, []).append("(" + " ".join(numbered(before, [reply, *rest], j)) + ")")
+    tokens: list[str] = []
+    after_branch = False
+    for j, m in enumerate(moves):
+        pos = positions[j]
+        token = numbered(pos, [m], j)[0]  # "N. move" or, for the second mover, "N. … move"
+        if pos.turn != pos.variant.first_to_move and j > 0 and not after_branch:
+            token = move_text(pos, m, long=True)
+        tokens.append(token)
+        after_branch = j in branches
+        tokens.extend(branches.get(j, []))
+    return " ".join(tokens)
+
+
+def material(pos: Position) -> str:
+    """``brancas com 3 pedras e 1 dama; pretas com 1 pedra`` for the pieces on the board."""
+    parts = []
+    for color in (WHITE, WHITE ^ 1):
+        men, kings = pos.men(color).bit_count(), pos.kings_of(color).bit_count()
+        words = []
+        if men:
+            words.append(f"{men} pedra" + ("s" if men != 1 else ""))
+        if kings:
+            words.append(f"{kings} dama" + ("s" if kings != 1 else ""))
+        parts.append(f"{_SIDE[color]} com {' e '.join(words)}" if words else f"{_SIDE[color]} sem peças")
+    return "; ".join(parts)
+
+
+def outcome(start: Position, end: Position, goal: str, pieces: int) -> str:
+    """What the line achieves, in one clause: ``as brancas ficam com uma peça a mais``."""
+    side = _SIDE[start.turn]
+    if goal == "gain":
+        n = _NUMBERS.get(pieces, str(pieces)) if pieces != 1 else "uma"
+        return f"as {side} ficam com {n} peça{'s' if pieces != 1 else ''} a mais"
+    if goal == "promote":
+        return f"as {side} fazem dama"
+    if goal == "draw":
+        return "a partida termina empatada"
+    loser = _SIDE[end.turn]
+    if start.variant.goal is Goal.LOSING:
+        return f"as {loser} ficam sem lances e ganham a partida"
+    how = "sem peças" if not end.pieces(end.turn) else "sem lances"
+    return f"as {loser} ficam {how} e perdem a partida"
+
+
+def comment(themes: Sequence[str], start: Position, end: Position, goal: str, pieces: int) -> str:
+    """One line: the themes, then what the line achieves."""
+    result = outcome(start, end, goal, pieces)
+    if not themes:
+        return result[0].upper() + result[1:] + "."
+    named = ", ".join(themes[:-1]) + (" e " if len(themes) > 1 else "") + themes[-1]
+    return f"{named[0].upper()}{named[1:]}: {result}."
