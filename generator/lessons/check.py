@@ -7,13 +7,16 @@ at the first error of a file, and one file's errors never hide another's.
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
+from ..inputfile import InputFileError, read_input
 from .markdown_safety import scan
 from .model import Lesson, build_lesson
 from .schema import validate
@@ -74,18 +77,82 @@ def display_path(path: FsPath) -> str:
 
 
 def lesson_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[FsPath], list[SourceError]]:
-    """Every lesson file under the given files and folders, sorted; a missing path is an error."""
+    """Every lesson file under the given files and folders, sorted.
+
+    Nothing is left out silently: a missing path, a folder that cannot be read, a broken or looping
+    symbolic link named ``*.yaml``, a folder linked back into itself and a folder without a single
+    lesson are all errors.  Names starting with ``.`` (editor lock files, ``.git``) are skipped.  A
+    path given by name is taken as a lesson whatever its suffix; devices and FIFOs are refused when
+    the file is read.
+    """
     found: list[FsPath] = []
     errors: list[SourceError] = []
     for p in paths:
         path = FsPath(p)
-        if path.is_dir():
-            found.extend(sorted(f for f in path.rglob("*") if f.suffix in LESSON_SUFFIXES and f.is_file()))
-        elif path.is_file():
+        try:
+            info = path.stat()
+        except OSError as exc:
+            problem = "no such file or folder" if isinstance(exc, FileNotFoundError) else exc.strerror
+            if path.is_symlink() and isinstance(exc, FileNotFoundError):
+                problem = "a symbolic link to a file that does not exist"
+            errors.append(SourceError(display_path(path), 1, 1, str(problem)))
+            continue
+        if not stat.S_ISDIR(info.st_mode):
             found.append(path)
-        else:
-            errors.append(SourceError(str(p), 1, 1, "no such file or folder"))
+            continue
+        before = len(found)
+        _walk_lessons(path, found, errors)
+        if len(found) == before and not any(e.path.startswith(display_path(path)) for e in errors):
+            errors.append(SourceError(display_path(path), 1, 1, f"no lesson files found in {display_path(path)}"))
     return found, errors
+
+
+def _walk_lessons(top: FsPath, found: list[FsPath], errors: list[SourceError]) -> None:
+    """Lesson files under the folder ``top`` (following links to folders, once each), in sorted
+    order, appended to ``found``; every folder or link that cannot be followed becomes an error."""
+    seen: set[tuple[int, int]] = set()
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                errors.append(
+                    SourceError(display_path(folder), 1, 1, "this folder link leads back to a folder already read")
+                )
+                continue
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            errors.append(SourceError(display_path(folder), 1, 1, f"cannot read the folder: {exc.strerror}"))
+            continue
+        subfolders = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = FsPath(entry.path)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                subfolders.append(path)
+            elif path.suffix in LESSON_SUFFIXES:
+                try:
+                    path.stat()
+                except OSError as exc:
+                    reason = (
+                        "a symbolic link to a file that does not exist"
+                        if isinstance(exc, FileNotFoundError)
+                        else "a symbolic link that loops"
+                        if exc.errno == errno.ELOOP
+                        else f"cannot read the file: {exc.strerror}"
+                    )
+                    errors.append(SourceError(display_path(path), 1, 1, reason))
+                    continue
+                found.append(path)
+        stack.extend(reversed(subfolders))
 
 
 def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceError]]:
@@ -108,14 +175,14 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
 def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
     shown = display_path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_input(path, "lesson_file_bytes")
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [SourceError(shown, line, col, "not UTF-8 text: save the file as UTF-8")]
-    except OSError as exc:
-        return None, [SourceError(shown, 1, 1, f"cannot read the file: {exc.strerror}")]
+    except InputFileError as exc:
+        return None, [SourceError(shown, 1, 1, str(exc))]
     return check_text(text, shown)
 
 
