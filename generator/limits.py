@@ -29,7 +29,7 @@ DEFAULTS: dict[str, int] = {
     "diagrams": 1_000,
     "puzzles": 500,
     "claims": 5_000,
-    "markdown_depth": 20,
+    "markdown_depth": 10,
     "markdown_links": 2_000,
 }
 """Name -> default value.  ``*_chars`` count characters after YAML alias expansion."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import click
 
 from ..rules import DamasError
+from ..terminal import printable
 
 EXIT_CONTENT = 1
 EXIT_USAGE = 2
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo(f"{where}{exc.format_message()} (see --help)", err=True)
         return EXIT_USAGE
     except DamasError as exc:
-        click.echo(f"damas: {exc}", err=True)
+        click.echo(printable(f"damas: {exc}"), err=True)
         return EXIT_CONTENT
     except BrokenPipeError:
         return 0

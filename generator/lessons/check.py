@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
 from ..inputfile import InputFileError, read_input
+from .bounds import lesson_bounds
 from .markdown_safety import scan
 from .model import Lesson, build_lesson
 from .schema import validate
@@ -30,6 +32,10 @@ BOOK_SLUG = "livro-de-golpes"
 RESERVED_SLUGS = {"index", BOOK_SLUG}
 """Page names the build makes itself in each variant's folder: no lesson may take them."""
 ROOT_PAGES = {"index.html", "comparacao.html"}
+RESERVED_ID = re.compile(r"conteudo|exercicios|como-ler|indices|secao-[0-9]+|diagrama-[0-9]+")
+"""Anchors the build makes on a lesson page itself (the main text, the puzzle list, the default
+anchors of sections and diagrams without an id): an author's id equal to one would give the page
+two elements with one id."""
 
 
 @dataclass
@@ -160,6 +166,9 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
     doc, errors = load_document(text, path)
     if doc is None:
         return None, errors
+    too_much = lesson_bounds(doc)
+    if too_much:  # nothing more is checked: the limits exist so that no stage pays for it
+        return None, sorted(set(errors + too_much))
     schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
     invalid = {where for where, _ in schema_errors}
@@ -169,7 +178,21 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
     errors.extend(verifier.verify())
+    errors.extend(_reserved_ids(doc, lesson))
     return CheckedLesson(lesson, verifier.proofs, doc, verifier.puzzle_proofs), sorted(set(errors))
+
+
+def _reserved_ids(doc: Document, lesson: Lesson) -> list[SourceError]:
+    items: list[tuple[str | None, Path]] = []
+    for s in lesson.sections:
+        items.append((s.id, (*s.where, "id")))
+        items.extend((d.id, (*d.where, "id")) for d in s.diagrams)
+    items.extend((p.id, (*p.where, "id")) for p in lesson.puzzles)
+    return [
+        doc.error(where, f"id '{ident}' is an anchor the build makes on every page; choose another")
+        for ident, where in items
+        if ident is not None and RESERVED_ID.fullmatch(ident)
+    ]
 
 
 def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:

@@ -3,17 +3,25 @@
 Lesson Markdown is rendered with raw HTML switched off and markdown-it's link validation on, so
 markup and ``javascript:`` links could never reach a page anyway; the checker still reports them,
 because an author who typed ``<b>`` or a script link expects something the page will not show.
-Links may be web (http, https), mail or page-relative; images must be local files, since the pages
-work offline.
+Links may be web (http, https), mail or page-relative; images must be local files inside the
+course, since the pages work offline.  Scheme-relative links (``//host/``) are refused: they leave
+the course for whatever host they name, over whatever protocol the page was opened with.
+
+The checker also refuses what the build cannot lay out: block quotes and lists nested deeper than the
+``markdown_depth`` limit (Typst stops at about 15 levels) and texts with more links and images than
+``markdown_links`` (each becomes several objects in every output).
 """
 
 from __future__ import annotations
 
+import posixpath
 from functools import cache
 from urllib.parse import urlparse
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from ..limits import limit, raise_hint
 
 SAFE_LINK_SCHEMES = {"", "http", "https", "mailto"}
 
@@ -27,7 +35,11 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def scan(text: str) -> list[tuple[str, str, int, int]]:
+_CONTAINERS = {"blockquote_open": 1, "bullet_list_open": 1, "ordered_list_open": 1}
+_CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close"}
+
+
+def scan(text: str, tokens: list[Token] | None = None) -> list[tuple[str, str, int, int]]:
     """Every raw HTML piece, link and image of a Markdown text: (kind, content or URL, line,
     column), kinds ``html``, ``link``, ``image``; line and column are 0-based within ``text``."""
     found: list[tuple[str, str, int, int]] = []
@@ -43,7 +55,7 @@ def scan(text: str) -> list[tuple[str, str, int, int]]:
                 return i, col
         return block_line, 0
 
-    for token in _parser().parse(text):
+    for token in _parser().parse(text) if tokens is None else tokens:
         line = token.map[0] if token.map else 0
         if token.type == "html_block":
             first = token.content.strip().splitlines()[0] if token.content.strip() else token.content
@@ -64,9 +76,29 @@ def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
     """(line, column, message) for every unsafe construct; line and column are 0-based positions
     within ``text``."""
     problems: list[tuple[int, int, str]] = []
-    for kind, value, line, col in scan(text):
+    tokens = _parser().parse(text)
+    problems.extend(_too_deep(tokens))
+    found = scan(text, tokens)
+    most = limit("markdown_links")
+    links = [(line, col) for kind, _, line, col in found if kind in ("link", "image")]
+    if len(links) > most:
+        line, col = links[most]
+        problems.append(
+            (line, col, f"this text has {len(links)} links and images, too many {raise_hint('markdown_links')}")
+        )
+        return problems
+    for kind, value, line, col in found:
         if kind == "html":
             problems.append((line, col, f"raw HTML is not allowed in lesson text: {_snippet(value)}"))
+        elif kind == "link" and value.startswith(("//", "\\\\", "/\\", "\\/")):
+            problems.append(
+                (
+                    line,
+                    col,
+                    f"link to '{_snippet(value)}' is scheme-relative (it names another host); "
+                    "write https://... for a web link",
+                )
+            )
         elif kind == "link" and urlparse(value).scheme.lower() not in SAFE_LINK_SCHEMES:
             problems.append(
                 (
@@ -77,7 +109,41 @@ def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
             )
         elif kind == "image" and (urlparse(value).scheme or urlparse(value).netloc):
             problems.append((line, col, f"image '{_snippet(value)}' is not a local file; pages must work offline"))
+        elif kind == "image" and _outside(value):
+            problems.append((line, col, f"image '{_snippet(value)}' is outside the course folder"))
     return problems
+
+
+def _outside(src: str) -> bool:
+    """An image path that is absolute or climbs out of the course.  Pages sit one folder below
+    the site root (``american/regras.html``), so one ``..`` reaches the root and a second leaves it."""
+    path = urlparse(src).path
+    if path.startswith("/"):
+        return True
+    target = posixpath.normpath(posixpath.join("variant", path))
+    return target == ".." or target.startswith("../")
+
+
+def _too_deep(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """Block quotes and lists nested deeper than the ``markdown_depth`` limit: one error, at the
+    first container over it."""
+    most = limit("markdown_depth")
+    depth = 0
+    for token in tokens:
+        if token.type in _CONTAINERS:
+            depth += 1
+            if depth > most:
+                line = token.map[0] if token.map else 0
+                return [
+                    (
+                        line,
+                        0,
+                        f"block quotes and lists nested more than {most} levels deep {raise_hint('markdown_depth')}",
+                    )
+                ]
+        elif token.type in _CLOSERS:
+            depth -= 1
+    return []
 
 
 def _raw_target(url: str) -> str:

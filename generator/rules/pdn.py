@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..terminal import printable
 from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
 from .game import Counters, Game, Outcome, Status, result_token
 from .geometry import BLACK, WHITE
@@ -114,8 +115,9 @@ class PdnError:
         return self.severity == "error"
 
     def __str__(self) -> str:
+        """One terminal line: file names and tag values are quoted, so controls are escaped."""
         prefix = "" if self.is_error else f"{self.severity}: "
-        return f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}"
+        return printable(f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}")
 
 
 # -- tokens -----------------------------------------------------------------------------------------
