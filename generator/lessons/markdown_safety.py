@@ -46,9 +46,11 @@ def scan(text: str, tokens: list[Token] | None = None) -> list[tuple[str, str, i
     lines = text.splitlines()
     cursor = [0, 0]  # search position (line, column), so repeated snippets are found in order
 
-    def locate(snippet: str, block_line: int) -> tuple[int, int]:
+    def locate(snippet: str, block_line: int, block_end: int) -> tuple[int, int]:
+        # Search only the block's own lines, so a snippet written differently in the source
+        # (markdown-it normalises URLs) costs the block, not the rest of the text: linear overall.
         start = max(block_line, cursor[0])
-        for i in range(start, len(lines)):
+        for i in range(start, min(len(lines), max(block_end, block_line + 1))):
             col = lines[i].find(snippet, cursor[1] if i == cursor[0] else 0)
             if col >= 0:
                 cursor[0], cursor[1] = i, col + len(snippet)
@@ -56,19 +58,19 @@ def scan(text: str, tokens: list[Token] | None = None) -> list[tuple[str, str, i
         return block_line, 0
 
     for token in _parser().parse(text) if tokens is None else tokens:
-        line = token.map[0] if token.map else 0
+        line, end = token.map if token.map else (0, len(lines))
         if token.type == "html_block":
             first = token.content.strip().splitlines()[0] if token.content.strip() else token.content
-            found.append(("html", token.content, *locate(first.strip(), line)))
+            found.append(("html", token.content, *locate(first.strip(), line, end)))
         for child in _walk(token):
             if child.type == "html_inline":
-                found.append(("html", child.content, *locate(child.content, line)))
+                found.append(("html", child.content, *locate(child.content, line, end)))
             elif child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
-                found.append(("link", href, *locate(_raw_target(href), line)))
+                found.append(("link", href, *locate(_raw_target(href), line, end)))
             elif child.type == "image":
                 src = str(child.attrs.get("src", ""))
-                found.append(("image", src, *locate(_raw_target(src), line)))
+                found.append(("image", src, *locate(_raw_target(src), line, end)))
     return found
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -84,6 +85,11 @@ class Document:
     refused: set[Path] = field(default_factory=set)
     """Values already reported as unreadable (a refused tag): later checks stay quiet about them."""
 
+    @cached_property
+    def lines(self) -> list[str]:
+        """The file's lines, split once (errors in a big file would split it once each)."""
+        return self.text.splitlines()
+
     def mark(self, where: Path, *, key: bool = False) -> tuple[int, int]:
         """(line, col), 1-based, of the value at ``where`` (or of its key), falling back to the
         nearest enclosing node that exists."""
@@ -111,7 +117,7 @@ class Document:
         node = self.nodes.get(where)
         if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
             return self.mark(where)
-        lines = self.text.splitlines()
+        lines = self.lines
         i = node.start_mark.line + 1 + k
         if i >= len(lines):
             return self.mark(where)
@@ -132,7 +138,7 @@ class Document:
         node = self.nodes.get(where)
         if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
             return self.mark(where)
-        lines = self.text.splitlines()
+        lines = self.lines
         first = node.start_mark.line + 1  # the block starts on the line after the indicator
         content = [i for i in range(first, min(len(lines), node.end_mark.line + 1))]
         nonblank = [i for i in content if lines[i].strip()]
