@@ -171,7 +171,7 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
         return None, sorted(set(errors + too_much))
     schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
-    invalid = {where for where, _ in schema_errors}
+    invalid = {where for where, _ in schema_errors} | doc.refused  # refused values are unusable too
     lesson, build_errors = build_lesson(doc, invalid)
     errors.extend(build_errors)
     if lesson is None:

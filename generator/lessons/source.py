@@ -48,6 +48,9 @@ MAX_NODES = 200_000
 """The default of the ``yaml_nodes`` limit: documents that expand (through aliases) to more values
 than any lesson needs are refused."""
 
+MAX_NUMBER_CHARS = 18
+"""Longest whole number a lesson may write (as YAML: digits, sign, ``0x``, underscores)."""
+
 _UNRENDERABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 """What no output can hold: C0 controls but tab and newline, DEL, C1 controls (Typst refuses NUL and
 ESC, HTML shows nothing sensible) and lone surrogates (not characters: writing them as UTF-8 fails)."""
@@ -159,8 +162,8 @@ class _Walker:
         self.max_chars = limit("yaml_expanded_chars")
         self.max_depth = limit("yaml_depth")
         self.constructor = SafeConstructor()
-        self.bad_text: set[int] = set()
-        """Scalar nodes already reported for unrenderable characters (an alias repeats them)."""
+        self.seen_text: set[int] = set()
+        """Scalar nodes already checked for unrenderable characters (an alias repeats them)."""
 
     def walk(self, node: Node, path: Path, active: set[int]) -> Any:
         self.count += 1
@@ -188,6 +191,13 @@ class _Walker:
                     f"{raise_hint('yaml_expanded_chars')}",
                 )
             self.check_text(node)
+            if node.tag == "tag:yaml.org,2002:int" and len(node.value) > MAX_NUMBER_CHARS and ":" not in node.value:
+                # int() refuses more than 4,300 digits with a ValueError; no lesson needs 19.
+                self.errors.append(
+                    self.at(node, f"the number has {len(node.value)} characters; at most {MAX_NUMBER_CHARS}")
+                )
+                self.doc.refused.add(path)
+                return None
             return self.scalar(node)
         active = active | {id(node)}
         if isinstance(node, SequenceNode):
@@ -225,12 +235,12 @@ class _Walker:
 
     def check_text(self, node: ScalarNode) -> None:
         """Refuse characters that no output can hold, once per scalar, at the scalar's position."""
-        if id(node) in self.bad_text:
+        if id(node) in self.seen_text:  # an alias repeats the node: check it once
             return
+        self.seen_text.add(id(node))
         m = _UNRENDERABLE.search(node.value)
         if m is None:
             return
-        self.bad_text.add(id(node))
         ch = m.group()
         if "\ud800" <= ch <= "\udfff":
             what = f"a lone surrogate ({ch!r}), which is not a character; write the character itself"
@@ -326,6 +336,75 @@ class _Composer:
         return root
 
 
+class _Sizes:
+    """What each distinct node stands for once every alias is written out: values (as the walker
+    counts them: mapping values, not keys) and characters of scalars.  Computed over distinct nodes
+    only, each once and without recursion, so an alias bomb is measured in microseconds instead of
+    being walked value by value."""
+
+    def __init__(self, root: Node) -> None:
+        self.values: dict[int, int] = {}
+        self.chars: dict[int, int] = {}
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        on_path: set[int] = set()
+        while stack:
+            node, children_done = stack.pop()
+            key = id(node)
+            if children_done:
+                on_path.discard(key)
+                kids = self.children(node)
+                self.values[key] = 1 + sum(self.values.get(id(k), 1) for k in kids)
+                self.chars[key] = sum(self.chars.get(id(k), 0) for k in kids)
+                continue
+            if key in self.values or key in on_path:
+                continue  # done already, or a recursive alias (the walker reports it)
+            if isinstance(node, ScalarNode) or node.tag not in ALLOWED_TAGS:
+                self.values[key], self.chars[key] = 1, len(node.value) if isinstance(node, ScalarNode) else 0
+                continue
+            on_path.add(key)
+            stack.append((node, True))
+            stack.extend((k, False) for k in self.children(node))
+
+    @staticmethod
+    def children(node: Node) -> list[Node]:
+        if node.tag not in ALLOWED_TAGS:
+            return []
+        if isinstance(node, SequenceNode):
+            return list(node.value)
+        if isinstance(node, MappingNode):
+            return [v for k, v in node.value if isinstance(k, ScalarNode) and k.tag != "tag:yaml.org,2002:merge"]
+        return []
+
+    def nth_value(self, root: Node, n: int) -> Node:
+        """The ``n``-th value (1-based) in the walker's order: where it would cross a value limit."""
+        node = root
+        while n > 1:
+            n -= 1
+            for child in self.children(node):
+                size = self.values.get(id(child), 1)
+                if n <= size:
+                    node = child
+                    break
+                n -= size
+            else:
+                return node
+        return node
+
+    def scalar_at_char(self, root: Node, n: int) -> Node:
+        """The scalar holding character ``n`` (1-based) of all text in the walker's order."""
+        node = root
+        while not isinstance(node, ScalarNode):
+            for child in self.children(node):
+                size = self.chars.get(id(child), 0)
+                if n <= size:
+                    node = child
+                    break
+                n -= size
+            else:
+                return node
+        return node
+
+
 def _compose(text: str, loader: Any) -> Node | None:
     return _Composer(limit("yaml_depth")).compose(yaml.parse(text, Loader=loader))
 
@@ -363,6 +442,20 @@ def load_document(text: str, path: str) -> tuple[Document | None, list[SourceErr
     if root is None:
         return None, [SourceError(path, 1, 1, "the file is empty")]
     walker = _Walker(doc, errors)
+    sizes = _Sizes(root)
+    if sizes.values[id(root)] > walker.max_nodes:
+        node = sizes.nth_value(root, walker.max_nodes + 1)
+        line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        message = f"the document expands to more than {walker.max_nodes} values {raise_hint('yaml_nodes')}"
+        return None, [SourceError(path, line, col, message)]
+    if sizes.chars[id(root)] > walker.max_chars:
+        node = sizes.scalar_at_char(root, walker.max_chars + 1)
+        line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        message = (
+            f"the document expands (through aliases) to more than {walker.max_chars} characters of text "
+            f"{raise_hint('yaml_expanded_chars')}"
+        )
+        return None, [SourceError(path, line, col, message)]
     try:
         doc.data = walker.walk(root, (), set())
     except _TooBig as exc:

@@ -145,3 +145,17 @@ def test_variations_up_to_the_limit_still_replay() -> None:
     text = "1. 32-28 " + "(32-27 " * depth + ")" * depth + " *"
     result = replay(read_pdn(text)[0])
     assert result.ok, result.errors
+
+
+@pytest.mark.parametrize("number", ["1" * 5000, "0x" + "f" * 5000, "-" + "9" * 30])
+def test_huge_yaml_numbers_are_refused_not_crashing(number: str) -> None:
+    """YAML ints go through int(), which raises ValueError past 4,300 digits."""
+    text = lesson().replace('"slug"', f'"order": {number}, "slug"')
+    got = errors_of(text)
+    assert got == [f"l.yaml:5:11: the number has {len(number)} characters; at most 18"]
+
+
+def test_counters_with_huge_values_are_refused() -> None:
+    sections = [{"title": "S", "text": "t", "diagrams": [{"position": "start", "counters": {"quiet": 10**30}}]}]
+    got = errors_of(lesson(sections=sections))
+    assert len(got) == 1 and "the number has 31 characters" in got[0]
