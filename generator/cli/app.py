@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.UsageError as exc:
         ctx = exc.ctx
         where = f"{ctx.command_path}: " if ctx is not None else "damas: "
-        click.echo(f"{where}{exc.format_message()} (see --help)", err=True)
+        click.echo(printable(f"{where}{exc.format_message()} (see --help)"), err=True)
         return EXIT_USAGE
     except DamasError as exc:
         click.echo(printable(f"damas: {exc}"), err=True)

@@ -18,6 +18,7 @@ from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
 from ..inputfile import InputFileError, read_input
+from ..limits import limit, raise_hint
 from .bounds import lesson_bounds
 from .markdown_safety import scan
 from .model import Lesson, build_lesson
@@ -258,10 +259,22 @@ def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
     for root in ROOT_PAGES:
         pages[root] = {"conteudo"}
     errors = []
+    most = limit("markdown_links")
     for c in lessons:
         here = f"{c.lesson.variant.name}/{c.lesson.slug}.html"
-        for where, text in text_fields(c.doc.data):
-            for kind, href, line, col in scan(text):
+        scanned = [(where, scan(text)) for where, text in text_fields(c.doc.data)]
+        counts = [sum(1 for kind, *_ in found if kind in ("link", "image")) for _, found in scanned]
+        if any(n > most for n in counts):
+            continue  # that text is already reported (markdown_safety); its links are not checked one by one
+        if sum(counts) > most:
+            errors.append(
+                c.doc.error(
+                    (), f"the lesson has {sum(counts)} links and images in all, too many {raise_hint('markdown_links')}"
+                )
+            )
+            continue
+        for where, found in scanned:
+            for kind, href, line, col in found:
                 parsed = urlparse(href)
                 if kind != "link" or parsed.scheme or parsed.netloc:
                     continue

@@ -35,7 +35,7 @@ def _parser() -> MarkdownIt:
     return md
 
 
-_CONTAINERS = {"blockquote_open": 1, "bullet_list_open": 1, "ordered_list_open": 1}
+_CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open"}
 _CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close"}
 
 

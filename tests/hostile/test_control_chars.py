@@ -107,3 +107,15 @@ def test_pdn_messages_are_escaped() -> None:
 def test_printable_leaves_ordinary_text_alone() -> None:
     assert printable("Lição 1: 32-28 é forçado — ♛") == "Lição 1: 32-28 é forçado — ♛"
     assert printable("a\tb\rc\x9bd\u2066") == "a\\tb\\rc\\x9bd\\u2066"
+
+
+def test_usage_errors_escape_the_arguments_they_quote() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "moves", "\x1b[2Jx\nfake:1:1: ok", "start"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert "\\x1b[2Jx\\nfake:1:1: ok" in done.stderr

@@ -8,9 +8,11 @@ can lay out, tens of thousands of links.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from generator.lessons.check import check_text
+from generator.lessons.check import check_paths, check_text
 from generator.rules.pdn import MAX_VARIATION_DEPTH, read_pdn, replay, write_pdn
 
 from .lesson_text import lesson, section
@@ -159,3 +161,12 @@ def test_counters_with_huge_values_are_refused() -> None:
     sections = [{"title": "S", "text": "t", "diagrams": [{"position": "start", "counters": {"quiet": 10**30}}]}]
     got = errors_of(lesson(sections=sections))
     assert len(got) == 1 and "the number has 31 characters" in got[0]
+
+
+def test_links_are_bounded_per_lesson_too(tmp_path: Path) -> None:
+    """Each text under the limit, the lesson over it: every link becomes objects in every output."""
+    text = " ".join(f"[l{i}](https://example.com/{i})" for i in range(1500))
+    path = tmp_path / "l.yaml"
+    path.write_text(lesson(sections=[section(text), section(text)]), encoding="utf-8")
+    got = [str(e) for e in check_paths([path]).errors]
+    assert len(got) == 1 and "3000 links and images in all, too many (limit markdown_links = 2000" in got[0]
