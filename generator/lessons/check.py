@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 from ..inputfile import InputFileError, read_input
 from ..limits import limit, raise_hint
 from .bounds import lesson_bounds
-from .markdown_safety import scan
+from .markdown_safety import count_links, parse, scan
 from .model import Lesson, build_lesson
 from .schema import validate
 from .source import Document, Path, SourceError, load_document
@@ -262,8 +262,8 @@ def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
     most = limit("markdown_links")
     for c in lessons:
         here = f"{c.lesson.variant.name}/{c.lesson.slug}.html"
-        scanned = [(where, scan(text)) for where, text in text_fields(c.doc.data)]
-        counts = [sum(1 for kind, *_ in found if kind in ("link", "image")) for _, found in scanned]
+        parsed = [(where, text, parse(text)) for where, text in text_fields(c.doc.data)]
+        counts = [count_links(tokens) for _, _, tokens in parsed]
         if any(n > most for n in counts):
             continue  # that text is already reported (markdown_safety); its links are not checked one by one
         if sum(counts) > most:
@@ -273,8 +273,8 @@ def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
                 )
             )
             continue
-        for where, found in scanned:
-            for kind, href, line, col in found:
+        for where, text, tokens in parsed:
+            for kind, href, line, col in scan(text, tokens):
                 parsed = urlparse(href)
                 if kind != "link" or parsed.scheme or parsed.netloc:
                     continue

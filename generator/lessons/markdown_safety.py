@@ -39,6 +39,16 @@ _CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open"}
 _CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close"}
 
 
+def parse(text: str) -> list[Token]:
+    """The token stream the checks read (raw HTML and every link kept, so they can be reported)."""
+    return _parser().parse(text)
+
+
+def count_links(tokens: list[Token]) -> int:
+    """Links and images in a token stream (cheap: nothing is located in the source)."""
+    return sum(1 for t in tokens for c in _walk(t) if c.type in ("link_open", "image"))
+
+
 def scan(text: str, tokens: list[Token] | None = None) -> list[tuple[str, str, int, int]]:
     """Every raw HTML piece, link and image of a Markdown text: (kind, content or URL, line,
     column), kinds ``html``, ``link``, ``image``; line and column are 0-based within ``text``."""
@@ -46,15 +56,25 @@ def scan(text: str, tokens: list[Token] | None = None) -> list[tuple[str, str, i
     lines = text.splitlines()
     cursor = [0, 0]  # search position (line, column), so repeated snippets are found in order
 
+    missed: dict[str, tuple[int, int, int]] = {}
+
     def locate(snippet: str, block_line: int, block_end: int) -> tuple[int, int]:
         # Search only the block's own lines, so a snippet written differently in the source
-        # (markdown-it normalises URLs) costs the block, not the rest of the text: linear overall.
+        # (markdown-it normalises URLs, a reference link's URL is written elsewhere) costs the
+        # block, not the rest of the text; and a snippet already missed from an earlier point of
+        # the same block is not searched again (a thousand "[x]" on one line would rescan it).
         start = max(block_line, cursor[0])
-        for i in range(start, min(len(lines), max(block_end, block_line + 1))):
+        end = min(len(lines), max(block_end, block_line + 1))
+        here = (start, cursor[1] if start == cursor[0] else 0)
+        miss = missed.get(snippet)
+        if miss is not None and (miss[0], miss[1]) <= here and end <= miss[2]:
+            return block_line, 0
+        for i in range(start, end):
             col = lines[i].find(snippet, cursor[1] if i == cursor[0] else 0)
             if col >= 0:
                 cursor[0], cursor[1] = i, col + len(snippet)
                 return i, col
+        missed[snippet] = (*here, end)
         return block_line, 0
 
     for token in _parser().parse(text) if tokens is None else tokens:
@@ -78,18 +98,20 @@ def unsafe_markdown(text: str) -> list[tuple[int, int, str]]:
     """(line, column, message) for every unsafe construct; line and column are 0-based positions
     within ``text``."""
     problems: list[tuple[int, int, str]] = []
-    tokens = _parser().parse(text)
+    tokens = parse(text)
     problems.extend(_too_deep(tokens))
-    found = scan(text, tokens)
     most = limit("markdown_links")
-    links = [(line, col) for kind, _, line, col in found if kind in ("link", "image")]
-    if len(links) > most:
-        line, col = links[most]
+    links = count_links(tokens)
+    if links > most:  # counted before any is located: locating thousands is the expensive part
         problems.append(
-            (line, col, f"this text has {len(links)} links and images, too many {raise_hint('markdown_links')}")
+            (
+                tokens[0].map[0] if tokens and tokens[0].map else 0,
+                0,
+                f"this text has {links} links and images, too many {raise_hint('markdown_links')}",
+            )
         )
         return problems
-    for kind, value, line, col in found:
+    for kind, value, line, col in scan(text, tokens):
         if kind == "html":
             problems.append((line, col, f"raw HTML is not allowed in lesson text: {_snippet(value)}"))
         elif kind == "link" and value.startswith(("//", "\\\\", "/\\", "\\/")):

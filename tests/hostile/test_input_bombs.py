@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.lessons.check import check_paths, check_text
+from generator.lessons.markdown_safety import scan
 from generator.rules.pdn import MAX_VARIATION_DEPTH, read_pdn, replay, write_pdn
 
 from .lesson_text import lesson, section
@@ -131,6 +132,17 @@ def test_tens_of_thousands_of_reference_links_are_refused() -> None:
     text = " ".join(f"[l{i}]" for i in range(20_000)) + "\n\n" + "".join(f"[l{i}]: #x\n" for i in range(20_000))
     got = errors_of(lesson(sections=[section(text)]))
     assert len(got) == 1 and "20000 links and images, too many (limit markdown_links = 2000" in got[0]
+
+
+def test_link_positions_survive_the_search_shortcuts() -> None:
+    """Same positions as the plain search (checked against it): a snippet missed once is not
+    searched again from the same place, but a later block still is."""
+    cases = {
+        "[a] [b](#x) [c](#x)\n\nfim [d](#x)\n\n[a]: #x\n": [(0, 8), (0, 16), (0, 0), (2, 8)],
+        "[b](#y) [a] [c](#y)\n\n[a]: #q\n\n[e](#q)\n": [(0, 4), (0, 0), (0, 16), (4, 4)],
+    }
+    for text, expected in cases.items():
+        assert [(line, col) for _, _, line, col in scan(text)] == expected
 
 
 def test_1000_nested_pdn_variations_are_one_error() -> None:
