@@ -245,7 +245,7 @@ class _Walker:
         if "\ud800" <= ch <= "\udfff":
             what = f"a lone surrogate ({ch!r}), which is not a character; write the character itself"
         else:
-            what = f"the control character {ch!r} (U+{ord(ch):04X}); only tab and line breaks are allowed"
+            what = f"the control character {ch!r} (U+{ord(ch):04X}); only tab and newline are allowed"
         line, col = _position_in(node, m.start())
         self.errors.append(SourceError(self.doc.path, line, col, f"text holds {what}"))
 

@@ -36,7 +36,7 @@ def test_control_characters_in_text_are_refused(escape: str, shown: str) -> None
     text = lesson().replace('"As pretas começam."', f'"As pretas {escape} começam."')
     got = errors_of(text)
     assert len(got) == 1, got
-    assert "text holds the control character" in got[0] and "only tab and line breaks are allowed" in got[0]
+    assert "text holds the control character" in got[0] and "only tab and newline are allowed" in got[0]
     assert got[0].startswith("l.yaml:")
     assert "\x1b" not in got[0] and "\x00" not in got[0]
 
