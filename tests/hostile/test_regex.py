@@ -148,3 +148,38 @@ def test_many_unclosed_tags_stay_linear() -> None:
     text = "[\n" * 20_000 + "]"
     games = read_pdn(text)
     assert sum(1 for g in games for e in g.errors if "malformed tag" in e.message) == 20_000
+
+
+ALL_PATTERNS = textwrap.dedent(
+    """
+    import importlib, pkgutil, re, sys
+    import generator
+    shapes = {shapes!r}
+    names = []
+    for info in pkgutil.walk_packages(generator.__path__, "generator."):
+        if info.name.endswith("__main__"):
+            continue  # importing it runs the command line
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:
+            continue
+        for attr, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                names.append(info.name + "." + attr)
+                for s in shapes:
+                    value.search(s)
+                    value.fullmatch(s)
+                    value.findall(s)
+    print(len(names))
+    """
+)
+
+
+def test_every_module_level_regex_of_the_package_is_linear_on_adversarial_runs() -> None:
+    """Closes the class: any compiled pattern at module level anywhere in ``generator`` (present or
+    future) gets the long runs above; a backtracking blow-up would hit the timeout."""
+    shapes = [*SHAPES, "#" + "f" * N + "g", "a" * N + "!", "[ " + "x" * N, "a-" * N + "-", "\\\\" * N + '"']
+    code = ALL_PATTERNS.format(shapes=shapes)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) >= 8  # the PDN, notation, markdown and terminal patterns at least
