@@ -320,6 +320,13 @@ class _Composer:
                 continue  # stream and document ends
             anchor = getattr(event, "anchor", None)
             if anchor is not None and not isinstance(event, AliasEvent):
+                if anchor in self.anchors:  # as PyYAML's own composer
+                    raise yaml.composer.ComposerError(
+                        f"found duplicate anchor {anchor!r}; first occurrence",
+                        self.anchors[anchor].start_mark,
+                        "second occurrence",
+                        event.start_mark,
+                    )
                 self.anchors[anchor] = node
             if not stack:
                 root = node
