@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import click
 
 from ..rules import DamasError
+from ..terminal import printable
 
 EXIT_CONTENT = 1
 EXIT_USAGE = 2
@@ -136,10 +137,10 @@ def _run(argv: Sequence[str] | None) -> int:
     except click.UsageError as exc:
         ctx = exc.ctx
         where = f"{ctx.command_path}: " if ctx is not None else "damas: "
-        click.echo(f"{where}{exc.format_message()} (see --help)", err=True)
+        click.echo(printable(f"{where}{exc.format_message()} (see --help)"), err=True)
         return EXIT_USAGE
     except DamasError as exc:
-        click.echo(f"damas: {exc}", err=True)
+        click.echo(printable(f"damas: {exc}"), err=True)
         return getattr(exc, "exit_code", EXIT_CONTENT)
     except BrokenPipeError:  # the reader went away (| head): quiet, exit 1 (as click does inside a command)
         _silence_stdout()
@@ -147,7 +148,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except OSError as exc:  # /dev/full, a closed stdout (no file name); a file a command could not open
         _silence_stdout()
         what = f"{exc.filename}" if exc.filename else "cannot write output"
-        click.echo(f"damas: {what}: {exc.strerror or exc}", err=True)
+        click.echo(printable(f"damas: {what}: {exc.strerror or exc}"), err=True)
         return EXIT_CONTENT
     except SystemExit as exc:  # commands exit with a code after printing their own report
         return int(exc.code or 0)

@@ -19,6 +19,7 @@ from ..rules.draws import PROFILES
 from ..rules.errors import DamasError
 from ..rules.pdn import PdnFileError, read_pdn_file, replay
 from ..rules.variants import VARIANTS, Variant
+from ..terminal import printable
 from .common import VARIANT
 
 
@@ -72,12 +73,12 @@ def check(
         try:
             games = read_pdn_file(path, variant)
         except PdnFileError as exc:
-            click.echo(str(exc), err=True)
+            click.echo(printable(str(exc)), err=True)
             errors += 1
             bad_files.add(path)
             continue
         if not games:
-            click.echo(f"{path}: warning: no games found", err=True)
+            click.echo(printable(f"{path}: warning: no games found"), err=True)
             continue
         for game in games:
             try:
@@ -92,7 +93,7 @@ def check(
                     errors += 1
                     bad_files.add(path)
             moves = f"{result.plies} move" + ("" if result.plies == 1 else "s")
-            click.echo(f"{path}: game {game.index} ({game.players}): {result.summary}, {moves}")
+            click.echo(printable(f"{path}: game {game.index} ({game.players}): {result.summary}, {moves}"))
     if errors:
         raise PdnCheckFailed(
             f"pdn check: {errors} error{'' if errors == 1 else 's'} in {len(bad_files)} of {len(files)} "

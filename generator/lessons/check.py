@@ -7,14 +7,20 @@ at the first error of a file, and one file's errors never hide another's.
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
-from .markdown_safety import scan
+from ..inputfile import InputFileError, read_input
+from ..limits import limit, raise_hint
+from .bounds import lesson_bounds
+from .markdown_safety import count_links, parse, scan
 from .model import Lesson, build_lesson
 from .schema import validate
 from .source import Document, Path, SourceError, load_document
@@ -27,6 +33,10 @@ BOOK_SLUG = "livro-de-golpes"
 RESERVED_SLUGS = {"index", BOOK_SLUG}
 """Page names the build makes itself in each variant's folder: no lesson may take them."""
 ROOT_PAGES = {"index.html", "comparacao.html"}
+RESERVED_ID = re.compile(r"conteudo|exercicios|como-ler|indices|secao-[0-9]+|diagrama-[0-9]+")
+"""Anchors the build makes on a lesson page itself (the main text, the puzzle list, the default
+anchors of sections and diagrams without an id): an author's id equal to one would give the page
+two elements with one id."""
 
 
 @dataclass
@@ -74,18 +84,82 @@ def display_path(path: FsPath) -> str:
 
 
 def lesson_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[FsPath], list[SourceError]]:
-    """Every lesson file under the given files and folders, sorted; a missing path is an error."""
+    """Every lesson file under the given files and folders, sorted.
+
+    Nothing is left out silently: a missing path, a folder that cannot be read, a broken or looping
+    symbolic link named ``*.yaml``, a folder linked back into itself and a folder without a single
+    lesson are all errors.  Names starting with ``.`` (editor lock files, ``.git``) are skipped.  A
+    path given by name is taken as a lesson whatever its suffix; devices and FIFOs are refused when
+    the file is read.
+    """
     found: list[FsPath] = []
     errors: list[SourceError] = []
     for p in paths:
         path = FsPath(p)
-        if path.is_dir():
-            found.extend(sorted(f for f in path.rglob("*") if f.suffix in LESSON_SUFFIXES and f.is_file()))
-        elif path.is_file():
+        try:
+            info = path.stat()
+        except OSError as exc:
+            problem = "no such file or folder" if isinstance(exc, FileNotFoundError) else exc.strerror
+            if path.is_symlink() and isinstance(exc, FileNotFoundError):
+                problem = "a symbolic link to a file that does not exist"
+            errors.append(SourceError(display_path(path), 1, 1, str(problem)))
+            continue
+        if not stat.S_ISDIR(info.st_mode):
             found.append(path)
-        else:
-            errors.append(SourceError(str(p), 1, 1, "no such file or folder"))
+            continue
+        before = len(found)
+        _walk_lessons(path, found, errors)
+        if len(found) == before and not any(e.path.startswith(display_path(path)) for e in errors):
+            errors.append(SourceError(display_path(path), 1, 1, f"no lesson files found in {display_path(path)}"))
     return found, errors
+
+
+def _walk_lessons(top: FsPath, found: list[FsPath], errors: list[SourceError]) -> None:
+    """Lesson files under the folder ``top`` (following links to folders, once each), in sorted
+    order, appended to ``found``; every folder or link that cannot be followed becomes an error."""
+    seen: set[tuple[int, int]] = set()
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                errors.append(
+                    SourceError(display_path(folder), 1, 1, "this folder link leads back to a folder already read")
+                )
+                continue
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            errors.append(SourceError(display_path(folder), 1, 1, f"cannot read the folder: {exc.strerror}"))
+            continue
+        subfolders = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = FsPath(entry.path)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                subfolders.append(path)
+            elif path.suffix in LESSON_SUFFIXES:
+                try:
+                    path.stat()
+                except OSError as exc:
+                    reason = (
+                        "a symbolic link to a file that does not exist"
+                        if isinstance(exc, FileNotFoundError)
+                        else "a symbolic link that loops"
+                        if exc.errno == errno.ELOOP
+                        else f"cannot read the file: {exc.strerror}"
+                    )
+                    errors.append(SourceError(display_path(path), 1, 1, reason))
+                    continue
+                found.append(path)
+        stack.extend(reversed(subfolders))
 
 
 def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceError]]:
@@ -93,29 +167,46 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
     doc, errors = load_document(text, path)
     if doc is None:
         return None, errors
+    too_much = lesson_bounds(doc)
+    if too_much:  # nothing more is checked: the limits exist so that no stage pays for it
+        return None, sorted(set(errors + too_much))
     schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
-    invalid = {where for where, _ in schema_errors}
+    invalid = {where for where, _ in schema_errors} | doc.refused  # refused values are unusable too
     lesson, build_errors = build_lesson(doc, invalid)
     errors.extend(build_errors)
     if lesson is None:
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
     errors.extend(verifier.verify())
+    errors.extend(_reserved_ids(doc, lesson))
     return CheckedLesson(lesson, verifier.proofs, doc, verifier.puzzle_proofs), sorted(set(errors))
+
+
+def _reserved_ids(doc: Document, lesson: Lesson) -> list[SourceError]:
+    items: list[tuple[str | None, Path]] = []
+    for s in lesson.sections:
+        items.append((s.id, (*s.where, "id")))
+        items.extend((d.id, (*d.where, "id")) for d in s.diagrams)
+    items.extend((p.id, (*p.where, "id")) for p in lesson.puzzles)
+    return [
+        doc.error(where, f"id '{ident}' is an anchor the build makes on every page; choose another")
+        for ident, where in items
+        if ident is not None and RESERVED_ID.fullmatch(ident)
+    ]
 
 
 def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
     shown = display_path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_input(path, "lesson_file_bytes")
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [SourceError(shown, line, col, "not UTF-8 text: save the file as UTF-8")]
-    except OSError as exc:
-        return None, [SourceError(shown, 1, 1, f"cannot read the file: {exc.strerror}")]
+    except InputFileError as exc:
+        return None, [SourceError(shown, 1, 1, str(exc))]
     return check_text(text, shown)
 
 
@@ -168,10 +259,22 @@ def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
     for root in ROOT_PAGES:
         pages[root] = {"conteudo"}
     errors = []
+    most = limit("markdown_links")
     for c in lessons:
         here = f"{c.lesson.variant.name}/{c.lesson.slug}.html"
-        for where, text in text_fields(c.doc.data):
-            for kind, href, line, col in scan(text):
+        parsed = [(where, text, parse(text)) for where, text in text_fields(c.doc.data)]
+        counts = [count_links(tokens) for _, _, tokens in parsed]
+        if any(n > most for n in counts):
+            continue  # that text is already reported (markdown_safety); its links are not checked one by one
+        if sum(counts) > most:
+            errors.append(
+                c.doc.error(
+                    (), f"the lesson has {sum(counts)} links and images in all, too many {raise_hint('markdown_links')}"
+                )
+            )
+            continue
+        for where, text, tokens in parsed:
+            for kind, href, line, col in scan(text, tokens):
                 parsed = urlparse(href)
                 if kind != "link" or parsed.scheme or parsed.netloc:
                     continue

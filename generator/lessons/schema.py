@@ -135,6 +135,8 @@ def _message(err: ValidationError) -> tuple[Path, str, bool]:
         return path, f"{what} needs at least {err.validator_value} item(s)", False
     if v == "minLength":
         return path, f"{what} must not be empty", False
+    if v == "maxLength":
+        return path, f"{what} has {len(err.instance)} characters; at most {err.validator_value} are allowed", False
     if v in ("minimum", "maximum"):
         bound = "at least" if v == "minimum" else "at most"
         return path, f"{what} must be {bound} {err.validator_value}; got {err.instance}", False

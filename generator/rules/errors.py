@@ -20,7 +20,8 @@ class InvalidFenError(DamasError):
     def __init__(self, fen: str, reason: str) -> None:
         self.fen = fen
         self.reason = reason
-        super().__init__(f"invalid FEN '{fen}': {reason}")
+        shown = fen if len(fen) <= 100 else fen[:97] + "..."
+        super().__init__(f"invalid FEN '{shown}': {reason}")
 
 
 class InvalidMoveError(DamasError):

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from .variants import Variant
 
 _COLOR_LETTERS = {"W": WHITE, "B": BLACK}
+MAX_FEN_CHARS = 2_000
+"""Far above any real FEN (every square of a 10x10 board listed one by one, with counters, is under
+300 characters): a longer text is refused before it is split or parsed."""
 
 
 def parse_fen(variant: Variant, text: str) -> Position:
@@ -29,6 +32,8 @@ def parse_fen(variant: Variant, text: str) -> Position:
     """
     from .position import Position
 
+    if len(text) > MAX_FEN_CHARS:
+        raise InvalidFenError(text, f"longer than {MAX_FEN_CHARS} characters")
     fen = text.strip()
     if fen.lower() == "start":
         return variant.start()

@@ -28,12 +28,15 @@ from enum import Enum
 
 from .draws import DrawProfile, EndgameLimit, MoveLimit, Repetition, draw_profile
 from .errors import DamasError, IllegalMoveError, InvalidFenError
-from .geometry import BLACK, COLOR_NAMES, WHITE
+from .geometry import BLACK, COLOR_NAMES, WHITE, is_ascii_number
 from .move import Move
 from .position import Position
 from .variants import Goal, Variant, get_variant
 
 COLOR_NAMES_PT = ("brancas", "pretas")
+MAX_COUNTER_DIGITS = 9
+"""A FEN counter (H, P, E, F) with more digits than this is refused (Python's ``int`` itself refuses
+more than 4,300 digits with a ValueError)."""
 
 
 class GameOverError(DamasError):
@@ -68,13 +71,16 @@ class Counters:
             field = field.strip()
             if field[:1] == "E" and "-" in field:
                 rule, _, n = field[1:].partition("-")
-                if not rule or not n.isdigit():
+                if not rule or not is_ascii_number(n) or len(n) > MAX_COUNTER_DIGITS:
                     raise InvalidFenError(fen, f"counter '{field}' must look like ER5-3 (rule id, plies)")
                 per_rule.append((rule, int(n)))
                 continue
             if len(field) >= 1 and field[0] in "HPEF" and field[0] not in values:
-                if not field[1:].isdigit():
-                    raise InvalidFenError(fen, f"counter '{field}' must be a letter and a number, like H79")
+                if not is_ascii_number(field[1:]) or len(field) > MAX_COUNTER_DIGITS + 1:
+                    raise InvalidFenError(
+                        fen,
+                        f"counter '{field[:20]}' must be a letter and a number of at most {MAX_COUNTER_DIGITS} digits",
+                    )
                 values[field[0]] = int(field[1:])
         h = values.get("H", 0)
         p = values.get("P", h)

@@ -33,6 +33,18 @@ WHITE = 0
 BLACK = 1
 COLOR_NAMES = ("white", "black")
 
+MAX_SQUARE_CHARS = 6
+"""A square name longer than this is refused before ``int`` sees it (leading zeros allowed)."""
+
+
+def is_ascii_number(text: str) -> bool:
+    """Digits 0-9 only: ``str.isdigit`` also accepts ``²`` and other digits ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
+def _clip(text: str, most: int = 20) -> str:
+    return text if len(text) <= most else text[:most] + "..."
+
 
 class Layout(Enum):
     """Which squares of the grid are played on, and along which lines pieces travel."""
@@ -212,7 +224,7 @@ class Geometry:
         """
         t = text.strip().lower()
         if self.numbering is Numbering.ALGEBRAIC:
-            if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+            if len(t) < 2 or len(t) > MAX_SQUARE_CHARS or not t[0].isalpha() or not is_ascii_number(t[1:]):
                 raise ValueError(f"'{text}' is not a square name (expected a letter and a rank, like c3)")
             f = ord(t[0]) - ord("a")
             r = int(t[1:]) - 1
@@ -221,8 +233,8 @@ class Geometry:
             if not self.is_playing(f, r):
                 raise ValueError(f"square '{text}' is a light square, not a playing square")
             return self.square(f, r)
-        if not t.isdigit():
-            raise ValueError(f"'{text}' is not a square number")
+        if not is_ascii_number(t) or len(t) > MAX_SQUARE_CHARS:
+            raise ValueError(f"'{_clip(text)}' is not a square number")
         n = int(t)
         if not 1 <= n <= len(self.squares):
             raise ValueError(f"square {n} is out of range (1-{len(self.squares)})")

@@ -17,14 +17,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .geometry import Numbering
+from .geometry import Numbering, is_ascii_number
 from .move import Move
 
 if TYPE_CHECKING:
     from .position import Position
 
 _SEPARATORS = re.compile(r"[-x:*×]", re.IGNORECASE)
-_ALGEBRAIC_SQUARE = re.compile(r"[a-z]\d+", re.IGNORECASE)
+_ALGEBRAIC_SQUARE = re.compile(r"[a-z][0-9]+", re.IGNORECASE)  # linear: one letter, then digits
 
 
 def move_text(pos: Position, move: Move, *, long: bool = False, legal: Sequence[Move] | None = None) -> str:
@@ -66,7 +66,7 @@ def split_move_text(pos: Position, text: str) -> list[int]:
             pieces = _ALGEBRAIC_SQUARE.findall(t)
             if "".join(pieces).lower() == t.lower():
                 tokens = pieces
-        elif tokens[0].isdigit() and len(tokens[0]) == 4:  # "3228"; three digits would be ambiguous
+        elif is_ascii_number(tokens[0]) and len(tokens[0]) == 4:  # "3228"; three digits would be ambiguous
             tokens = [tokens[0][:2], tokens[0][2:]]
     if len(tokens) < 2:
         raise InvalidMoveError(f"'{text}' is not a move (expected two squares, like 32-28)")

@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..terminal import printable
 from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
 from .game import Counters, Game, Outcome, Status, result_token
 from .geometry import BLACK, WHITE
@@ -114,8 +115,9 @@ class PdnError:
         return self.severity == "error"
 
     def __str__(self) -> str:
+        """One terminal line: file names and tag values are quoted, so controls are escaped."""
         prefix = "" if self.is_error else f"{self.severity}: "
-        return f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}"
+        return printable(f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}")
 
 
 # -- tokens -----------------------------------------------------------------------------------------
@@ -142,11 +144,25 @@ class Token:
 
 
 _TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_NAG_RE = re.compile(r"\$\d+")
-_NUMBER_RE = re.compile(r"(\d+)(\.+)")
+_NAG_RE = re.compile(r"\$[0-9]+")
+_NUMBER_RE = re.compile(r"([0-9]+)(\.+)")
+# Every regex here reads untrusted text, so each is unambiguous (linear time): no quantified group
+# can split the same characters two ways.  A move is squares joined by a separator (``x`` and ``X``
+# count as separators, never as a file letter) or by a file letter alone (``a3b4``); a lone digit
+# run of two or more digits (``3228``) is also a move, which _word checks.
 _MOVE_RE = re.compile(
-    r"(?P<move>[A-Za-z]?\d+(?:[-x:X×*]?[A-Za-z]?\d+)+)(?P<strength>[!?]+\*?|\*)?",
+    r"(?P<move>[A-Za-z]?[0-9]+(?:(?:[-:×*xX][A-Za-z]?|[A-WYZa-wyz])[0-9]+)*)(?P<strength>[!?]+\*?|\*)?",
 )
+_ONE_SQUARE_RE = re.compile(r"[A-Za-z]?[0-9]")
+MAX_NUMBER_DIGITS = 6
+"""A move number or NAG longer than this is an error (no game has a millionth move), so ``int`` never
+sees thousands of digits."""
+MAX_VARIATION_DEPTH = 100
+"""Variations nested deeper than this are reported and left out, so that replaying and writing
+(which recurse into variations) stay far from Python's recursion limit."""
+MAX_WORD = 200
+"""A move (with its strength mark) longer than this is an error: the longest legal capture on a
+10x10 board is well under 100 characters."""
 _GLUED_STRENGTH_RE = re.compile(r"\(([!?]+)\)")
 _STRENGTH_RE = re.compile(r"[!?]+")
 _ELLIPSES = ("...", "..", "…")
@@ -215,7 +231,7 @@ def tokenize(text: str) -> Iterator[Token]:
             else:
                 yield tok("error", 'malformed tag pair (expected [Name "value"] on one line)', i)
                 j = text.find("\n", i)
-                k = text.find("]", i)
+                k = text.find("]", i, n if j < 0 else j)  # within the line: linear over many bad tags
                 i = n if j < 0 and k < 0 else (k + 1 if k >= 0 and (j < 0 or k < j) else j)
         elif c == "]":
             yield tok("error", "']' without a tag", i)
@@ -229,7 +245,10 @@ def tokenize(text: str) -> Iterator[Token]:
             i += 1
         elif c == "$":
             m = _NAG_RE.match(text, i)
-            if m:
+            if m and len(m.group()) > MAX_NUMBER_DIGITS + 1:
+                yield tok("error", f"NAG {m.group()[:10]}... is too long", i)
+                i = m.end()
+            elif m:
                 yield tok("nag", m.group(), i)
                 i = m.end()
             else:
@@ -275,8 +294,14 @@ def _word(word: str, offset: int, make: Callable[..., Token]) -> Iterator[Token]
     if _STRENGTH_RE.fullmatch(word):  # "32-28 !": a strength written apart from its move
         yield make("strength", word, offset)
         return
+    if len(word) > MAX_WORD:
+        yield make("error", f"'{word[:20]}...' is too long for a move ({len(word)} characters)", offset)
+        return
     m = _NUMBER_RE.match(word)
     if m:
+        if len(m.group(1)) > MAX_NUMBER_DIGITS:
+            yield make("error", f"move number {m.group(1)[:10]}... is too long", offset)
+            return
         yield make("number", m.group(1), offset, second=len(m.group(2)) > 1)
         word, offset = word[m.end() :], offset + m.end()
         if not word:
@@ -285,7 +310,7 @@ def _word(word: str, offset: int, make: Callable[..., Token]) -> Iterator[Token]
             yield make("ellipsis", word, offset)
             return
     m = _MOVE_RE.fullmatch(word)
-    if m:
+    if m and not _ONE_SQUARE_RE.fullmatch(m.group("move")):
         yield make("move", m.group("move"), offset, name=m.group("strength") or "")
     else:
         yield make("error", f"'{word}' is not a move, move number, result or annotation", offset)
@@ -453,6 +478,7 @@ class _Parser:
         self.game: PdnGame | None = None
         self.stack: list[_Line] = []
         self.has_body = False
+        self.too_deep = False
 
     def new_game(self, t: Token) -> PdnGame:
         g = PdnGame(index=len(self.games) + 1, line=t.line, col=t.col, path=self.path)
@@ -460,6 +486,7 @@ class _Parser:
         self.game = g
         self.stack = [_Line(g.moves)]
         self.has_body = False
+        self.too_deep = False
         return g
 
     def feed(self, t: Token) -> None:
@@ -537,7 +564,16 @@ class _Parser:
             line.sealed = True
         elif kind == "(":
             self.has_body = True
-            if not line.nodes:
+            if len(self.stack) > MAX_VARIATION_DEPTH:
+                if not self.too_deep:
+                    g._error(
+                        t.line,
+                        t.col,
+                        f"variations nested more than {MAX_VARIATION_DEPTH} deep (the deeper ones are ignored)",
+                    )
+                self.too_deep = True
+                holder = []  # read to its ')' but kept out of the game
+            elif not line.nodes:
                 g._error(t.line, t.col, "variation before any move: it has no move to replace")
                 holder: list[PdnNode] = []
             else:
@@ -617,16 +653,21 @@ def read_pdn(text: str, default_variant: Variant | str = "international", path: 
 def read_pdn_file(path: str | Path, default_variant: Variant | str = "international") -> list[PdnGame]:
     """Read a UTF-8 PDN file (a byte-order mark is allowed).
 
+    Only regular files are read (a device, FIFO or socket is refused without blocking), and only up
+    to the ``pdn_file_bytes`` limit (see :mod:`generator.limits`).
+
     Raises:
-        PdnFileError: when the file cannot be read or is not UTF-8 (naming the line and column of
-            the first bad byte).
+        PdnFileError: when the file cannot be read, is not a regular file, is over the size limit,
+            or is not UTF-8 (naming the line and column of the first bad byte).
         UnknownVariantError: when ``default_variant`` is not a variant.
     """
+    from ..inputfile import InputFileError, read_input
+
     name = str(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise PdnFileError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        data = read_input(path, "pdn_file_bytes")
+    except InputFileError as exc:
+        raise PdnFileError(f"{name}: {exc}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
