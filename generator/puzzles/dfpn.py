@@ -1,0 +1,201 @@
+"""Depth-bounded df-pn: proof-number search for "force this goal within D plies".
+
+The question is exactly the one :class:`generator.puzzles.search.Solver` answers (read its module
+docstring: goals, quiescence past the bound, what a won game means in losing variants); only the
+order of the work changes.  Proof-number search (Allis 1994; df-pn: Nagai 2002, used for the
+forward proofs of checkers, Schaeffer et al. 2007) keeps for each node a *proof number* (how many
+leaves still have to be proven, at least, to prove it) and a *disproof number* (to disprove it),
+and always expands a most-proving leaf: the search follows the cheapest branch and does not
+re-search shallow trees level by level as iterative deepening does.
+
+Nodes are (position, plies left).  Plies strictly decrease along every path, so the search graph
+is acyclic and df-pn needs no cycle handling.  Results are shared between depths through the
+monotonicity of the bound: a proof within p plies is a proof within any p' >= p, a disproof within
+p is a disproof within any p' <= p.  The table keeps, per Zobrist hash, the fewest plies known to
+prove and the most known to disprove (with tighter bounds derived from the children), and the
+(proof, disproof) numbers of undecided (hash, plies) nodes.
+
+Only the win, gain and promote goals are searched here; the draw goal needs the game's history
+(repetitions, counters) and stays with the plain search in search.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .search import _NEVER, QUIESCENCE_PLIES, Solver
+
+if TYPE_CHECKING:
+    from ..rules.draws import DrawProfile
+    from ..rules.variants import Variant
+    from .search import Budget
+
+INF = 1 << 40
+"""An infinite proof or disproof number."""
+
+State = tuple[int, int, int, int]
+
+
+class DfpnSolver(Solver):
+    """A :class:`Solver` whose ``forced`` question is answered by df-pn (draw goal excepted)."""
+
+    def __init__(
+        self, variant: Variant, profile: DrawProfile | str | None = None, budget: Budget | None = None
+    ) -> None:
+        super().__init__(variant, profile, budget)
+        self.proven: dict[int, int] = {}
+        """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
+        self.disproven: dict[int, int] = {}
+        """Zobrist hash -> most plies known not to force it (_NEVER: the attacker has lost)."""
+        self.work: dict[tuple[int, int], tuple[int, int]] = {}
+        """(hash, plies) -> (proof number, disproof number) of nodes still open."""
+        self.proved_count = 0
+        self.disproved_count = 0
+
+    def prepare(self, root, stip) -> None:  # type: ignore[no-untyped-def]
+        super().prepare(root, stip)
+        self.proven.clear()
+        self.disproven.clear()
+        self.work.clear()
+
+    # -- the question -----------------------------------------------------------------------------
+
+    def forced(self, state: State, plies: int, h: int | None = None) -> bool:
+        if self.stip.goal == "draw":
+            return super().forced(state, plies, h)
+        if h is None:
+            h = self._z.hash(*state)
+        known = self._known(h, plies)
+        if known is not None:
+            return known
+        self._mid(state, h, plies, INF, INF)
+        known = self._known(h, plies)
+        assert known is not None, "df-pn returned without deciding the root"
+        return known
+
+    def proven_within(self, state: State) -> int | None:
+        """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
+        return self.proven.get(self._z.hash(*state))
+
+    def _need(self, state: State, limit: int) -> int | None:
+        """The fewest plies (at least 0) within which the goal is forced, None beyond ``limit``:
+        one proof at ``limit``, then downwards from the bound that proof gave until a disproof."""
+        if self.stip.goal == "draw":
+            return super()._need(state, limit)
+        if not self.forced(state, limit):
+            return None
+        h = self._z.hash(*state)
+        best = max(0, min(limit, self.proven.get(h, limit)))
+        while best > 0 and self.forced(state, best - 1, h):
+            best = max(0, min(best - 1, self.proven.get(h, best - 1)))
+        return best
+
+    def _known(self, h: int, plies: int) -> bool | None:
+        p = self.proven.get(h)
+        if p is not None and plies >= p:
+            return True
+        d = self.disproven.get(h)
+        if d is not None and plies <= d:
+            return False
+        return None
+
+    def _numbers(self, h: int, plies: int) -> tuple[int, int]:
+        p = self.proven.get(h)
+        if p is not None and plies >= p:
+            return 0, INF
+        d = self.disproven.get(h)
+        if d is not None and plies <= d:
+            return INF, 0
+        return self.work.get((h, plies), (1, 1))
+
+    def _prove(self, h: int, at: int) -> None:
+        self.proved_count += 1
+        if at < self.proven.get(h, _NEVER):
+            self.proven[h] = at
+
+    def _disprove(self, h: int, at: int) -> None:
+        self.disproved_count += 1
+        if at > self.disproven.get(h, -_NEVER):
+            self.disproven[h] = at
+
+    # -- the search -------------------------------------------------------------------------------
+
+    def _mid(self, state: State, h: int, plies: int, thpn: int, thdn: int) -> None:
+        """Search (state, plies) until its proof number reaches ``thpn``, its disproof number
+        ``thdn``, or it is decided; the result is left in the table."""
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self._tick()
+        moves = self.gen.moves(*state)
+        decided = self._achieved(state, moves)
+        if decided is True:
+            self._prove(h, -_NEVER)
+            return
+        if decided is False:
+            self._disprove(h, _NEVER)
+            return
+        capture = moves[0].captures != 0
+        floor = -QUIESCENCE_PLIES + 1 if capture else 1
+        """The fewest plies at which this node is not cut off by the bound."""
+        if plies < floor:
+            self._disprove(h, floor - 1)
+            return
+        apply, after = self.gen.apply, self._z.after
+        kids = [(apply(*state, m), after(h, state, m)) for m in moves]
+        attacker = state[3] == self.attacker
+        below = plies - 1
+        key = (h, plies)
+        while True:
+            nums = [self._numbers(ch, below) for _, ch in kids]
+            if attacker:
+                pn = min(n[0] for n in nums)
+                dn = min(INF, sum(n[1] for n in nums))
+            else:
+                pn = min(INF, sum(n[0] for n in nums))
+                dn = min(n[1] for n in nums)
+            if pn == 0 or dn == 0:
+                self.work.pop(key, None)
+                self._settle(h, plies, floor, kids, attacker, pn == 0)
+                return
+            if pn >= thpn or dn >= thdn:
+                self.work[key] = (pn, dn)
+                return
+            self.work[key] = (pn, dn)
+            i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
+            child, ch = kids[i]
+            self._mid(child, ch, below, cthpn, cthdn)
+
+    @staticmethod
+    def _select(
+        nums: list[tuple[int, int]], attacker: bool, pn: int, dn: int, thpn: int, thdn: int
+    ) -> tuple[int, int, int]:
+        """The most-proving child and its thresholds (Nagai's df-pn rule)."""
+        side = 0 if attacker else 1  # the number minimised at this node
+        best = second = INF + 1
+        index = 0
+        for i, n in enumerate(nums):
+            v = n[side]
+            if v < best:
+                best, second, index = v, best, i
+            elif v < second:
+                second = v
+        other = nums[index][1 - side]
+        if attacker:
+            cthpn = min(thpn, second + 1)
+            cthdn = INF if thdn >= INF else min(INF, thdn - dn + other)
+        else:
+            cthdn = min(thdn, second + 1)
+            cthpn = INF if thpn >= INF else min(INF, thpn - pn + other)
+        return index, cthpn, cthdn
+
+    def _settle(self, h: int, plies: int, floor: int, kids: list[tuple[State, int]], attacker: bool, won: bool) -> None:
+        """Record a decided node with the widest depth range its children justify."""
+        below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch in kids]
+        if won:
+            need = [p for p, _ in below]
+            at = (min(need) if attacker else max(need)) + 1
+            self._prove(h, min(plies, max(floor, at)))
+        else:
+            hold = [d for _, d in below]
+            at = (min(hold) if attacker else max(hold)) + 1
+            self._disprove(h, max(plies, at, floor - 1))
