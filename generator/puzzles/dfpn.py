@@ -21,9 +21,11 @@ Only the win, gain and promote goals are searched here; the draw goal needs the 
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
-from .search import _NEVER, QUIESCENCE_PLIES, Solver
+from ..rules.move import Move
+from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
 
 if TYPE_CHECKING:
     from ..rules.draws import DrawProfile
@@ -57,6 +59,25 @@ class DfpnSolver(Solver):
         self.proven.clear()
         self.disproven.clear()
         self.work.clear()
+
+    def solve(self, position, stip, depth, game=None):  # type: ignore[no-untyped-def]
+        """As :meth:`Solver.solve`, without iterative deepening: one proof per first move at the
+        full depth, then its shortest length read downwards from the bound the proof gave."""
+        if isinstance(stip, str):
+            stip = Stipulation.parse(stip)
+        if stip.goal == "draw":
+            return super().solve(position, stip, depth, game)
+        started = time.perf_counter()
+        self.prepare(position, stip)
+        root_moves = position.legal_moves()
+        shortest: dict[Move, int] = {}
+        for m in root_moves:
+            need = self._need(self.gen.apply(*position.state, m), depth - 1)
+            if need is not None:
+                shortest[m] = need + 1
+        solutions = [m for m in root_moves if m in shortest]
+        refutations = {m: self.refute(position, m, depth) for m in root_moves if m not in shortest}
+        return Proof(stip, depth, solutions, refutations, self.nodes, time.perf_counter() - started, shortest)
 
     # -- the question -----------------------------------------------------------------------------
 
@@ -199,3 +220,8 @@ class DfpnSolver(Solver):
             hold = [d for _, d in below]
             at = (min(hold) if attacker else max(hold)) + 1
             self._disprove(h, max(plies, at, floor - 1))
+
+
+def solve(position, goal: str, depth: int, profile=None, budget: Budget | None = None) -> Proof:  # type: ignore[no-untyped-def]
+    """Convenience: ``DfpnSolver(position.variant, profile, budget).solve(position, goal, depth)``."""
+    return DfpnSolver(position.variant, profile, budget).solve(position, Stipulation.parse(goal), depth)
