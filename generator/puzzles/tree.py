@@ -15,8 +15,8 @@ from typing import Any
 
 from ..rules.move import Move
 from ..rules.position import Position
-from .search import QUIESCENCE_PLIES
 from .dfpn import DfpnSolver
+from .search import QUIESCENCE_PLIES
 
 MAX_TREE_NODES = 20_000
 """A solution tree stops growing here (``truncated`` says so): a page cannot use more."""
