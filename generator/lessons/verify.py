@@ -21,7 +21,15 @@ from ..rules.notation import captured_along, fitting, line_text, split_move_text
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
-from .verify_puzzle import budget_message, cook_message, cooks, default_margin, make_solver, not_a_puzzle, resolve_budget
+from .verify_puzzle import (
+    budget_message,
+    cook_message,
+    cooks,
+    default_margin,
+    make_solver,
+    not_a_puzzle,
+    resolve_budget,
+)
 
 CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result")
 OUTCOMES = {

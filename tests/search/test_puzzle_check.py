@@ -198,7 +198,7 @@ def test_equivalent_capture_route_keeps_the_puzzle_unique(route: str) -> None:
     assert {pos.move_text(m, long=True) for m in routes} == {"c3xe5xc7xa5xc3", "c3xa5xc7xe5xc3"}
     (move,) = pos.legal_moves()
     assert pos.parse_move(route) == move
-    _, checked, errors = check(shot.variant, shot.fen, shot.goal, [route, "g5xe3", "d2xf4"])
+    _, _, errors = check(shot.variant, shot.fen, shot.goal, [route, "g5xe3", "d2xf4"])
     # no "second solution": the key is accepted; a plain capture is no combination, though
     assert [e.message for e in errors] == [NOT_A_PUZZLE[shot.id]]
 
