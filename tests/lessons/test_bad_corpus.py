@@ -186,13 +186,15 @@ EXPECTED: dict[str, list[str | Near]] = {
         "list them under 'others' or change the line",
         # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
         "puzzle-reply-not-forced.yaml:10:18: not a puzzle: the line gives nothing up, "
-        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' stipulation for a quiet win",
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
     ],
     "puzzle-others-incomplete.yaml": [
         "puzzle-others-incomplete.yaml:13:31: 'others' leaves out d8-c7",
         # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
         "puzzle-others-incomplete.yaml:10:18: not a puzzle: the line gives nothing up, "
-        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' stipulation for a quiet win",
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
     ],
     "puzzle-others-misplaced.yaml": [
         "puzzle-others-misplaced.yaml:12:16: 'others' is for the defender's replies, not the solver's moves",
@@ -206,7 +208,8 @@ EXPECTED: dict[str, list[str | Near]] = {
         "puzzle-second-solution.yaml:11:16: second solution: b6-c7 also promotes",
         # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
         "puzzle-second-solution.yaml:10:18: not a puzzle: the line gives nothing up, "
-        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' stipulation for a quiet win",
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
     ],
     # g1-h2 DOES force the win (`damas solve brazilian W:WKa1,g1:Bd6` lists it, in 5 plies); it only
     # fails to win within the 3 plies of the written solution.  Today the message says flatly "g1-h2
