@@ -37,6 +37,15 @@ INF = 1 << 40
 
 State = tuple[int, int, int, int]
 
+EXPANDED_LIMIT = 400_000
+"""Expanded nodes kept for re-entry; the cache starts over beyond this (memory stays bounded)."""
+LEAF_PLIES = 7
+"""Nodes with at most this many plies left are settled by the depth-first search of search.py
+(a df-pn with small-tree leaf evaluation): measured faster on short shots and on deep problems."""
+EPSILON = 0.25
+"""The 1+epsilon trick (Pawlewicz and Lew 2007): a child's threshold is the runner-up's number
+times 1+epsilon, so the search does not thrash between two siblings of nearly equal cost."""
+
 
 class DfpnSolver(Solver):
     """A :class:`Solver` whose ``forced`` question is answered by df-pn (draw goal excepted)."""
@@ -50,7 +59,11 @@ class DfpnSolver(Solver):
         self.disproven: dict[int, int] = {}
         """Zobrist hash -> most plies known not to force it (_NEVER: the attacker has lost)."""
         self.work: dict[tuple[int, int], tuple[int, int]] = {}
+        self.expanded: dict[int, tuple[bool | None, int, list[tuple[Move, int, int]]]] = {}
+        """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
         """(hash, plies) -> (proof number, disproof number) of nodes still open."""
+        self.leaf_plies = LEAF_PLIES
+        self._in_leaf = False
         self.proved_count = 0
         self.disproved_count = 0
 
@@ -59,6 +72,7 @@ class DfpnSolver(Solver):
         self.proven.clear()
         self.disproven.clear()
         self.work.clear()
+        self.expanded.clear()
 
     def solve(self, position, stip, depth, game=None):  # type: ignore[no-untyped-def]
         """As :meth:`Solver.solve`, without iterative deepening: one proof per first move at the
@@ -82,7 +96,7 @@ class DfpnSolver(Solver):
     # -- the question -----------------------------------------------------------------------------
 
     def forced(self, state: State, plies: int, h: int | None = None) -> bool:
-        if self.stip.goal == "draw":
+        if self.stip.goal == "draw" or self._in_leaf:
             return super().forced(state, plies, h)
         if h is None:
             h = self._z.hash(*state)
@@ -120,14 +134,20 @@ class DfpnSolver(Solver):
             return False
         return None
 
-    def _numbers(self, h: int, plies: int) -> tuple[int, int]:
+    def _numbers(self, h: int, plies: int, n: int = 1, parent_attacks: bool = True) -> tuple[int, int]:
+        """(proof, disproof) numbers of a child: from the table, else the mobility estimate (the
+        child's ``n`` replies: all to be refuted below an attacker move, one to be found below a
+        defence)."""
         p = self.proven.get(h)
         if p is not None and plies >= p:
             return 0, INF
         d = self.disproven.get(h)
         if d is not None and plies <= d:
             return INF, 0
-        return self.work.get((h, plies), (1, 1))
+        got = self.work.get((h, plies))
+        if got is not None:
+            return got
+        return (n, 1) if parent_attacks else (1, n)
 
     def _prove(self, h: int, at: int) -> None:
         self.proved_count += 1
@@ -147,27 +167,37 @@ class DfpnSolver(Solver):
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._tick()
-        moves = self.gen.moves(*state)
-        decided = self._achieved(state, moves)
+        entry = self.expanded.get(h)
+        if entry is None:
+            entry = self._expand(state, h)
+        decided, floor, kids = entry
         if decided is True:
             self._prove(h, -_NEVER)
             return
         if decided is False:
             self._disprove(h, _NEVER)
             return
-        capture = moves[0].captures != 0
-        floor = -QUIESCENCE_PLIES + 1 if capture else 1
-        """The fewest plies at which this node is not cut off by the bound."""
         if plies < floor:
             self._disprove(h, floor - 1)
             return
-        apply, after = self.gen.apply, self._z.after
-        kids = [(apply(*state, m), after(h, state, m)) for m in moves]
+        if plies <= self.leaf_plies:
+            # Near the bound the plain depth-first search (with its own table) is cheaper than
+            # proof numbers: few plies, and forced captures make its first try the right one.
+            self._in_leaf = True
+            try:
+                won = Solver.forced(self, state, plies, h)
+            finally:
+                self._in_leaf = False
+            if won:
+                self._prove(h, plies)
+            else:
+                self._disprove(h, plies)
+            return
         attacker = state[3] == self.attacker
         below = plies - 1
         key = (h, plies)
         while True:
-            nums = [self._numbers(ch, below) for _, ch in kids]
+            nums = [self._numbers(ch, below, n, attacker) for _, ch, n in kids]
             if attacker:
                 pn = min(n[0] for n in nums)
                 dn = min(INF, sum(n[1] for n in nums))
@@ -183,8 +213,30 @@ class DfpnSolver(Solver):
                 return
             self.work[key] = (pn, dn)
             i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
-            child, ch = kids[i]
-            self._mid(child, ch, below, cthpn, cthdn)
+            move, ch, _ = kids[i]
+            self._mid(self.gen.apply(*state, move), ch, below, cthpn, cthdn)
+
+    def _expand(self, state: State, h: int) -> tuple[bool | None, int, list[tuple[Move, int, int]]]:
+        """The node's own verdict, the fewest plies at which the bound does not cut it off, and
+        its children with their hashes (kept: df-pn comes back to a node many times)."""
+        moves = self.gen.moves(*state)
+        decided = self._achieved(state, moves)
+        if decided is not None:
+            entry: tuple[bool | None, int, list[tuple[Move, int, int]]] = (decided, 0, [])
+        else:
+            floor = -QUIESCENCE_PLIES + 1 if moves[0].captures else 1
+            after, apply, count = self._z.after, self.gen.apply, self.gen.count
+            kids = []
+            for m in moves:
+                # df-pn+ initial numbers from mobility: a defence with one reply (a forced capture)
+                # is as cheap to prove as one leaf, a defence with ten replies costs ten.
+                n = max(1, count(*apply(*state, m)))
+                kids.append((m, after(h, state, m), n))
+            entry = (None, floor, kids)
+        if len(self.expanded) >= EXPANDED_LIMIT:
+            self.expanded.clear()
+        self.expanded[h] = entry
+        return entry
 
     @staticmethod
     def _select(
@@ -201,17 +253,18 @@ class DfpnSolver(Solver):
             elif v < second:
                 second = v
         other = nums[index][1 - side]
+        second = INF if second >= INF else int(second * (1 + EPSILON)) + 1
         if attacker:
-            cthpn = min(thpn, second + 1)
+            cthpn = min(thpn, second)
             cthdn = INF if thdn >= INF else min(INF, thdn - dn + other)
         else:
-            cthdn = min(thdn, second + 1)
+            cthdn = min(thdn, second)
             cthpn = INF if thpn >= INF else min(INF, thpn - pn + other)
         return index, cthpn, cthdn
 
-    def _settle(self, h: int, plies: int, floor: int, kids: list[tuple[State, int]], attacker: bool, won: bool) -> None:
+    def _settle(self, h: int, plies: int, floor: int, kids: list[tuple[Move, int, int]], attacker: bool, won: bool) -> None:
         """Record a decided node with the widest depth range its children justify."""
-        below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch in kids]
+        below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch, _ in kids]
         if won:
             need = [p for p, _ in below]
             at = (min(need) if attacker else max(need)) + 1
