@@ -262,7 +262,9 @@ class DfpnSolver(Solver):
             cthpn = INF if thpn >= INF else min(INF, thpn - pn + other)
         return index, cthpn, cthdn
 
-    def _settle(self, h: int, plies: int, floor: int, kids: list[tuple[Move, int, int]], attacker: bool, won: bool) -> None:
+    def _settle(
+        self, h: int, plies: int, floor: int, kids: list[tuple[Move, int, int]], attacker: bool, won: bool
+    ) -> None:
         """Record a decided node with the widest depth range its children justify."""
         below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch, _ in kids]
         if won:
