@@ -165,7 +165,7 @@ class DfpnSolver(Solver):
         """Search (state, plies) until its proof number reaches ``thpn``, its disproof number
         ``thdn``, or it is decided; the result is left in the table."""
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes >= self._next_tick:
             self._tick()
         entry = self.expanded.get(h)
         if entry is None:

@@ -46,8 +46,11 @@ _NEVER = 1 << 30
 SEARCH_VERSION = 1
 """Bumped whenever the meaning of a proof changes (stamped on solver output)."""
 
-DEFAULT_PROOF_NODES = 2_000_000
-"""The default node budget of one proof (a puzzle's whole check): a few seconds to a minute."""
+DEFAULT_PROOF_NODES = 500_000
+"""The default node budget of one proof (a puzzle's whole check, cook search included): about
+ten times what the hardest bundled puzzle needs; seconds to a minute in pure Python."""
+DRAW_NODE_COST = 10
+"""What one node of the draw search (history replayed) counts against a budget."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ class Solver:
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
+        self._next_tick = 1024
         self.progress: Callable[[Solver], None] | None = None
         """Called every few thousand nodes (a progress display); may raise to stop the search."""
         self.gen = variant.generator
@@ -189,10 +193,12 @@ class Solver:
     def start_clock(self) -> None:
         """Reset the node count and the clock the budget is measured against."""
         self.nodes = 0
+        self._next_tick = 1024
         self.started = time.perf_counter()
 
     def _tick(self) -> None:
         """Enforce the budget (and report progress); called every 1024 nodes."""
+        self._next_tick = self.nodes + 1024
         b = self.budget
         elapsed = time.perf_counter() - self.started
         if (b.nodes is not None and self.nodes >= b.nodes) or (b.seconds is not None and elapsed >= b.seconds):
@@ -244,7 +250,7 @@ class Solver:
         answers every depth outside that window.
         """
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes >= self._next_tick:
             self._tick()
         if h is None:
             h = self._z.hash(*state)
@@ -283,9 +289,11 @@ class Solver:
         return decided
 
     def draw_forced(self, game: Game, plies: int) -> bool:
-        """As ``forced`` for the draw goal, which needs the game history (repetition, counters)."""
-        self.nodes += 1
-        if self.nodes & 1023 == 0:
+        """As ``forced`` for the draw goal, which needs the game history (repetition, counters).
+        A node here replays the history, about ten times the work of a ``forced`` node: it counts
+        :data:`DRAW_NODE_COST` against the budget."""
+        self.nodes += DRAW_NODE_COST
+        if self.nodes >= self._next_tick:
             self._tick()
         status = game.status()
         if status.outcome is Outcome.DRAW:
