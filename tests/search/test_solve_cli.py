@@ -92,3 +92,16 @@ def test_python_api_returns_the_same_tree() -> None:
             ],
         }
     ]
+
+
+def test_ctrl_c_stops_cleanly(monkeypatch, capsys) -> None:
+    """Ctrl-C during the search: one line, exit 130, no traceback."""
+    import generator.cli.solve as solve_cli
+
+    def interrupt(self, solver) -> None:  # the progress hook runs every 1024 nodes
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_cli._Meter, "__call__", interrupt)
+    assert main(["solve", "international", "start", "--goal", "gain:1", "--depth", "20"]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("interrupted after ") and "Traceback" not in err
