@@ -15,18 +15,12 @@ from .common import VARIANT
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option(
-    "--proof-budget",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Search nodes one puzzle's proof may use (default $DAMAS_PROOF_BUDGET or 500000).",
-)
-def check(paths: tuple[str, ...], as_json: bool, proof_budget: int | None) -> None:
+def check(paths: tuple[str, ...], as_json: bool) -> None:
     """Verify every claim of the lessons under PATHS (default: lessons/)."""
     from ..lessons.check import check_paths
 
     started = time.perf_counter()
-    report = check_paths(paths or ("lessons",), proof_budget=proof_budget)
+    report = check_paths(paths or ("lessons",))
     seconds = time.perf_counter() - started
     counts = report.counts()
     if as_json:

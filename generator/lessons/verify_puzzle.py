@@ -40,8 +40,8 @@ def default_margin(goal: str) -> int:
 
 
 def resolve_budget(nodes: int | None = None) -> Budget:
-    """The proof budget: the explicit ``nodes`` (course setting ``proof_budget`` or
-    ``--proof-budget``), else ``$DAMAS_PROOF_BUDGET``, else :data:`DEFAULT_PROOF_NODES`."""
+    """The proof budget: the explicit ``nodes`` (the course setting ``proof_budget``, passed down
+    through ``check_paths``), else ``$DAMAS_PROOF_BUDGET``, else :data:`DEFAULT_PROOF_NODES`."""
     if nodes is None:
         raw = os.environ.get(BUDGET_ENV, "").strip()
         if raw.isascii() and raw.isdigit() and 0 < len(raw) < 12 and int(raw) > 0:

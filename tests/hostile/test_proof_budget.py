@@ -93,15 +93,16 @@ def test_default_budget_ends_the_hostile_lesson_from_the_command_line(tmp_path: 
     assert "Traceback" not in done.stderr
 
 
-def test_command_line_option_sets_the_budget(tmp_path: Path) -> None:
+def test_environment_sets_the_budget_of_damas_check(tmp_path: Path) -> None:
     f = tmp_path / "long.yaml"
     f.write_text(long_draw_lesson(), "utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "generator.cli", "check", str(f), "--proof-budget", "5000"],
+        [sys.executable, "-m", "generator.cli", "check", str(f)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), BUDGET_ENV: "5000"},
     )
     assert done.returncode == 1
     assert "long.yaml:8:5: could not prove within the budget (5,000 nodes)" in done.stdout
