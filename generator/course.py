@@ -76,6 +76,8 @@ class Course:
     variants: tuple[str, ...] = ()
     """Canonical variant names to build, in order; empty: every variant that has lessons."""
     summary: str = ""
+    proof_budget: int | None = None
+    """Search nodes per puzzle proof (None: ``$DAMAS_PROOF_BUDGET`` or the solver's default)."""
     source: Path | None = None
     """The course.yaml it was read from (None for a bare lessons/ folder)."""
     watch: tuple[Path, ...] = field(default=())
@@ -151,6 +153,7 @@ def load_course(path: str | os.PathLike[str], *, lessons: str | os.PathLike[str]
         language=data["language"],
         author=data.get("author", "").strip(),
         paper=data.get("paper", "a4"),
+        proof_budget=data.get("proof_budget"),
         variants=names,
         summary=data.get("summary", "").strip(),
         source=file,
@@ -203,7 +206,7 @@ def check_course(course: Course, paths: Iterable[str | os.PathLike[str]] | None 
     """Check the course's lessons (or ``paths`` inside it), plus the course-level rules."""
     from .lessons.check import check_paths
 
-    report = check_paths(list(paths) if paths is not None else [course.lessons])
+    report = check_paths(list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget)
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()
     return report

@@ -162,8 +162,9 @@ def _walk_lessons(top: FsPath, found: list[FsPath], errors: list[SourceError]) -
         stack.extend(reversed(subfolders))
 
 
-def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceError]]:
-    """Check one lesson given as text (``path`` is only used in messages)."""
+def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
+    """Check one lesson given as text (``path`` is only used in messages); ``proof_budget`` is the
+    node budget of each puzzle's proof (None: ``$DAMAS_PROOF_BUDGET`` or the default)."""
     doc, errors = load_document(text, path)
     if doc is None:
         return None, errors
@@ -178,6 +179,7 @@ def check_text(text: str, path: str) -> tuple[CheckedLesson | None, list[SourceE
     if lesson is None:
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
+    verifier.proof_budget = proof_budget
     errors.extend(verifier.verify())
     errors.extend(_reserved_ids(doc, lesson))
     return CheckedLesson(lesson, verifier.proofs, doc, verifier.puzzle_proofs), sorted(set(errors))
@@ -196,7 +198,7 @@ def _reserved_ids(doc: Document, lesson: Lesson) -> list[SourceError]:
     ]
 
 
-def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
+def check_file(path: FsPath, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
     shown = display_path(path)
     try:
         raw = read_input(path, "lesson_file_bytes")
@@ -207,18 +209,19 @@ def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
         return None, [SourceError(shown, line, col, "not UTF-8 text: save the file as UTF-8")]
     except InputFileError as exc:
         return None, [SourceError(shown, 1, 1, str(exc))]
-    return check_text(text, shown)
+    return check_text(text, shown, proof_budget)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
-    """Check every lesson under ``paths``; slugs must be unique within a variant."""
+def check_paths(paths: Iterable[str | os.PathLike[str]], proof_budget: int | None = None) -> CheckReport:
+    """Check every lesson under ``paths``; slugs must be unique within a variant.  ``proof_budget``
+    (the course's setting) bounds each puzzle's proof in search nodes."""
     report = CheckReport()
     files, errors = lesson_files(paths)
     report.errors.extend(errors)
     slugs: dict[tuple[str, str], str] = {}
     for f in files:
         report.files.append(display_path(f))
-        checked, file_errors = check_file(f)
+        checked, file_errors = check_file(f, proof_budget)
         report.errors.extend(file_errors)
         if checked is None:
             continue

@@ -80,6 +80,9 @@ class Puzzle:
     themes: list[str]
     difficulty: int | None
     caption: str | None
+    margin: int | None = None
+    """Cook margin in plies past the printed line (None: the default); set with ``margin_reason``."""
+    margin_reason: str | None = None
 
     @property
     def goal(self) -> str:
@@ -250,6 +253,8 @@ class _Builder:
             themes=list(data.get("themes") or []),
             difficulty=data.get("difficulty"),
             caption=data.get("caption"),
+            margin=data.get("margin"),
+            margin_reason=data.get("margin_reason"),
         )
 
 
@@ -317,7 +322,7 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
         if not isinstance(p, dict) or pw in invalid or any(bad((*pw, k)) for k in essential):
             continue
         p = dict(p)
-        for key in ("themes", "difficulty", "caption"):
+        for key in ("themes", "difficulty", "caption", "margin", "margin_reason"):
             if bad((*pw, key)):
                 p.pop(key, None)
         puzzle = b.puzzle(p, pw)

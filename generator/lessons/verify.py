@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzles.search import Solver, Stipulation
+from ..puzzles.search import BudgetExceeded, Solver, Stipulation
 from ..puzzles.themes import Line, auto_themes, difficulty
 from ..rules import DamasError, IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
@@ -22,6 +22,15 @@ from .explain import counter_words, draw_progress, explain_move, side_to_move_of
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
+from .verify_puzzle import (
+    budget_message,
+    cook_message,
+    cooks,
+    default_margin,
+    make_solver,
+    not_a_puzzle,
+    resolve_budget,
+)
 
 CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result")
 OUTCOMES = {
@@ -127,6 +136,9 @@ def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str
 
 
 class Verifier:
+    proof_budget: int | None = None
+    """Node budget of each puzzle's proof (None: verify_puzzle.resolve_budget's default)."""
+
     def __init__(self, doc: Document, lesson: Lesson) -> None:
         self.doc = doc
         self.lesson = lesson
@@ -557,13 +569,23 @@ class Verifier:
         return True
 
     def uniqueness(self, p: Puzzle) -> None:
-        """Prove the solution against every defence, and each solver move the only one that works
-        (the last may share the finish with others); record the proof for the books."""
+        """Prove the key first, then that no other first move forces the goal within the printed
+        length plus the cook margin, and each later solver move the only one that works (the last
+        may share the finish with others); all within the proof budget.  Record the proof for the
+        books.  The standard is documented in verify_puzzle.py and docs/lessons.md."""
         started = time.perf_counter()
         pos = p.position
         stip = Stipulation.parse(p.stipulation)
-        solver = Solver(pos.variant, self.lesson.profile)
+        budget = resolve_budget(self.proof_budget)
+        solver = make_solver(pos, self.lesson.profile, budget)
         solver.prepare(pos, stip)
+        try:
+            self._prove_puzzle(p, solver, stip, started)
+        except BudgetExceeded as exc:
+            self.fail(p.where, budget_message(exc.budget.nodes or exc.nodes))
+
+    def _prove_puzzle(self, p: Puzzle, solver: Solver, stip: Stipulation, started: float) -> None:
+        pos = p.position
         game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
         depth = len(p.solution)
         last = max(j for j in range(depth) if j % 2 == 0)
@@ -574,9 +596,23 @@ class Verifier:
         for j, step in enumerate(p.solution):
             here = game.position
             move = here.parse_move(step.move.value)
-            if j % 2 == 0:
+            if j == 0:
+                if not solver.move_forces(game, move, depth):
+                    self.fail(step.move.where, self._escape_message(solver, game, p, j, depth, stip))
+                    return
+                margin = default_margin(stip.goal) if p.margin is None else p.margin
+                seconds = [m for m in here.legal_moves() if m != move and solver.move_forces(game, m, depth)]
+                if seconds and depth > 1:
+                    listing = ", ".join(here.move_text(m, long=True) for m in here.sorted_moves(seconds))
+                    self.fail(step.move.where, f"second solution: {listing} also {_goal_words(stip, verb=True)}")
+                    ok = False
+                elif margin > 0:
+                    found = cooks(solver, game, move, depth + margin)
+                    if found:
+                        self.fail(step.move.where, cook_message(here, found, depth, margin, _goal_words(stip)))
+                        ok = False
+            elif j % 2 == 0:
                 winners = solver.winning_moves(game, depth - j)
-                here.move_text(move, long=True)
                 if move not in winners:
                     self.fail(step.move.where, self._escape_message(solver, game, p, j, depth, stip))
                     return
@@ -593,6 +629,10 @@ class Verifier:
                     defences.append((j, r, solver.play_out(after, depth - j - 1)))
             moves.append(move)
             game.push(move)
+        why = not_a_puzzle(stip.goal, pos, moves)
+        if why is not None:
+            self.fail((*p.where, "stipulation"), why)
+            ok = False
         if ok:
             line = Line(pos, tuple(moves))
             self.puzzle_proofs[p.where] = PuzzleProof(

@@ -46,6 +46,34 @@ _NEVER = 1 << 30
 SEARCH_VERSION = 1
 """Bumped whenever the meaning of a proof changes (stamped on solver output)."""
 
+DEFAULT_PROOF_NODES = 500_000
+"""The default node budget of one proof (a puzzle's whole check, cook search included): about
+ten times what the hardest bundled puzzle needs; seconds to a minute in pure Python."""
+DRAW_NODE_COST = 10
+"""What one node of the draw search (history replayed) counts against a budget."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one proof may cost: search nodes and/or wall-clock seconds (None: unbounded)."""
+
+    nodes: int | None = DEFAULT_PROOF_NODES
+    seconds: float | None = None
+
+
+class BudgetExceeded(Exception):
+    """The search ran out of its budget before deciding the question (the answer is undecided)."""
+
+    def __init__(self, nodes: int, seconds: float, budget: Budget) -> None:
+        self.nodes, self.seconds, self.budget = nodes, seconds, budget
+        by_nodes = budget.nodes is not None and nodes >= budget.nodes
+        limit = f"{budget.nodes} nodes" if by_nodes else f"{budget.seconds:g} s"
+        super().__init__(f"could not prove within the budget ({limit})")
+
+
+class Interrupted(Exception):
+    """The search was asked to stop (Ctrl-C)."""
+
 
 @dataclass(frozen=True)
 class Stipulation:
@@ -140,8 +168,15 @@ class Solver:
     start); the other methods then answer questions about positions reached from that root.
     """
 
-    def __init__(self, variant: Variant, profile: DrawProfile | str | None = None) -> None:
+    def __init__(
+        self, variant: Variant, profile: DrawProfile | str | None = None, budget: Budget | None = None
+    ) -> None:
         self.variant = variant
+        self.budget = budget or Budget(nodes=None)
+        self.started = time.perf_counter()
+        self._next_tick = 1024
+        self.progress: Callable[[Solver], None] | None = None
+        """Called every few thousand nodes (a progress display); may raise to stop the search."""
         self.gen = variant.generator
         self.profile = profile
         self.nodes = 0
@@ -155,12 +190,29 @@ class Solver:
         self.root_balance = 0
         self.root_kings = 0
 
+    def start_clock(self) -> None:
+        """Reset the node count and the clock the budget is measured against."""
+        self.nodes = 0
+        self._next_tick = 1024
+        self.started = time.perf_counter()
+
+    def _tick(self) -> None:
+        """Enforce the budget (and report progress); called every 1024 nodes."""
+        self._next_tick = self.nodes + 1024
+        b = self.budget
+        elapsed = time.perf_counter() - self.started
+        if (b.nodes is not None and self.nodes >= b.nodes) or (b.seconds is not None and elapsed >= b.seconds):
+            raise BudgetExceeded(self.nodes, elapsed, b)
+        if self.progress is not None:
+            self.progress(self)
+
     def prepare(self, root: Position, stip: Stipulation) -> None:
         self.stip = stip
         self.attacker = root.turn
         self.root_balance = self._balance(root.state)
         self.root_kings = self._kings(root.state)
         self.table.clear()
+        self.start_clock()
 
     # -- goal tests -----------------------------------------------------------------------------
 
@@ -198,6 +250,8 @@ class Solver:
         answers every depth outside that window.
         """
         self.nodes += 1
+        if self.nodes >= self._next_tick:
+            self._tick()
         if h is None:
             h = self._z.hash(*state)
         entry = self.table.get(h)
@@ -235,8 +289,12 @@ class Solver:
         return decided
 
     def draw_forced(self, game: Game, plies: int) -> bool:
-        """As ``forced`` for the draw goal, which needs the game history (repetition, counters)."""
-        self.nodes += 1
+        """As ``forced`` for the draw goal, which needs the game history (repetition, counters).
+        A node here replays the history, about ten times the work of a ``forced`` node: it counts
+        :data:`DRAW_NODE_COST` against the budget."""
+        self.nodes += DRAW_NODE_COST
+        if self.nodes >= self._next_tick:
+            self._tick()
         status = game.status()
         if status.outcome is Outcome.DRAW:
             return True
@@ -274,7 +332,6 @@ class Solver:
             stip = Stipulation.parse(stip)
         started = time.perf_counter()
         self.prepare(position, stip)
-        self.nodes = 0
         base = game or Game(self.variant, position, profile=self.profile)
         root_moves = position.legal_moves()
         shortest: dict[Move, int] = {}

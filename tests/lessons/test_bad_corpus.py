@@ -59,7 +59,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "unknown-key-puzzle.yaml": [
         "unknown-key-puzzle.yaml:12:5: unknown key 'hint' in puzzle 1; expected one of: board, caption, "
-        "counters, difficulty, id, position, solution, stipulation, themes, turn"
+        "counters, difficulty, id, margin, margin_reason, position, solution, stipulation, themes, turn"
     ],
     "text-as-list.yaml": ["text-as-list.yaml:8:7: 'text' of section 1 must be text, not a list"],
     "difficulty-text.yaml": ["difficulty-text.yaml:12:17: 'difficulty' of puzzle 1 must be a whole number, not text"],
@@ -231,9 +231,19 @@ EXPECTED: dict[str, list[str | Near]] = {
     # -- puzzles -------------------------------------------------------------------------------
     "puzzle-reply-not-forced.yaml": [
         "puzzle-reply-not-forced.yaml:11:23: defender move d8-e7 is not forced: d8-c7 h6-g5 are also legal; "
-        "list them under 'others' or change the line"
+        "list them under 'others' or change the line",
+        # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
+        "puzzle-reply-not-forced.yaml:10:18: not a puzzle: the line gives nothing up, "
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
     ],
-    "puzzle-others-incomplete.yaml": ["puzzle-others-incomplete.yaml:13:31: 'others' leaves out d8-c7"],
+    "puzzle-others-incomplete.yaml": [
+        "puzzle-others-incomplete.yaml:13:31: 'others' leaves out d8-c7",
+        # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
+        "puzzle-others-incomplete.yaml:10:18: not a puzzle: the line gives nothing up, "
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
+    ],
     "puzzle-others-misplaced.yaml": [
         "puzzle-others-misplaced.yaml:12:16: 'others' is for the defender's replies, not the solver's moves",
         "puzzle-others-misplaced.yaml:13:31: 19x26 is forced: there are no other replies",
@@ -242,7 +252,13 @@ EXPECTED: dict[str, list[str | Near]] = {
     "puzzle-win-fails.yaml": [
         "puzzle-win-fails.yaml:10:18: claimed white wins, but after the solution the game is ongoing"
     ],
-    "puzzle-second-solution.yaml": ["puzzle-second-solution.yaml:11:16: second solution: b6-c7 also promotes"],
+    "puzzle-second-solution.yaml": [
+        "puzzle-second-solution.yaml:11:16: second solution: b6-c7 also promotes",
+        # b6-a7 and a7-b8 walk a man to the crown: no combination (docs/lessons.md, "not a puzzle")
+        "puzzle-second-solution.yaml:10:18: not a puzzle: the line gives nothing up, "
+        "the side to move simply crowns anyway; show a combination (a sacrifice) or use the 'win' "
+        "stipulation for a quiet win",
+    ],
     # g1-h2 DOES force the win (`damas solve brazilian W:WKa1,g1:Bd6` lists it, in 5 plies); it only
     # fails to win within the 3 plies of the written solution.  Today the message says flatly "g1-h2
     # does not force the win", contradicting damas solve; it must name the bound.
@@ -268,7 +284,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     # -- ids -----------------------------------------------------------------------------------
     "duplicate-ids.yaml": [
         "duplicate-ids.yaml:9:9: id 'intro' is used twice in this lesson (first on line 7)",
-        "duplicate-ids.yaml:15:9: id 'p1' is used twice in this lesson (first on line 11)",
+        "duplicate-ids.yaml:17:9: id 'p1' is used twice in this lesson (first on line 11)",
     ],
     # -- every error of a file in one run ------------------------------------------------------
     "multi-error-claims.yaml": [

@@ -211,8 +211,21 @@ SHOTS: list[Shot] = [
 BY_ID = {s.id: s for s in SHOTS}
 
 
-def lesson_text(variant: str, puzzles: list[tuple[str, str, str, tuple[Step, ...]]], slug: str = "teste") -> str:
-    """A minimal lesson holding ``puzzles`` as (id, FEN, stipulation, solution steps)."""
+CATALOGUE_MARGIN = 0
+"""The catalogue states uniqueness within each shot's ply bound only (its ``solutions``); several
+shots have slower other wins, so as lessons they set this cook margin, with the reason below."""
+CATALOGUE_MARGIN_REASON = "solver catalogue: the key is unique within the printed line only"
+
+
+def lesson_text(
+    variant: str,
+    puzzles: list[tuple[str, str, str, tuple[Step, ...]]],
+    slug: str = "teste",
+    margin: int | None = None,
+    margin_reason: str = CATALOGUE_MARGIN_REASON,
+) -> str:
+    """A minimal lesson holding ``puzzles`` as (id, FEN, stipulation, solution steps), each with the
+    cook ``margin`` (and its reason) when one is given."""
     out = [
         f"variant: {variant}",
         "language: pt-BR",
@@ -229,9 +242,12 @@ def lesson_text(variant: str, puzzles: list[tuple[str, str, str, tuple[Step, ...
             f"    stipulation: '{stip}'",
             "    solution:",
         ]
+        if margin is not None:
+            out.insert(-1, f"    margin: {margin}")
+            out.insert(-1, f"    margin_reason: '{margin_reason}'")
         out += [f"      - {s.yaml()}" for s in steps]
     return "\n".join(out) + "\n"
 
 
 def shot_lesson(shot: Shot) -> str:
-    return lesson_text(shot.variant, [(shot.id, shot.fen, shot.goal, shot.line)], slug=shot.id)
+    return lesson_text(shot.variant, [(shot.id, shot.fen, shot.goal, shot.line)], slug=shot.id, margin=CATALOGUE_MARGIN)

@@ -19,9 +19,9 @@ from tests.search.catalog import BY_ID, SHOTS, Shot, Step, lesson_text, shot_les
 PATH = "puzzle.yaml"
 
 
-def check(variant: str, fen: str, stip: str, steps: list[Step | str]):
+def check(variant: str, fen: str, stip: str, steps: list[Step | str], margin: int | None = None):
     line = tuple(s if isinstance(s, Step) else Step(s) for s in steps)
-    text = lesson_text(variant, [("p1", fen, stip, line)])
+    text = lesson_text(variant, [("p1", fen, stip, line)], margin=margin)
     checked, errors = check_text(text, PATH)
     return text, checked, errors
 
@@ -43,9 +43,19 @@ def proof_of(checked):
 # -- every known combination verifies ----------------------------------------------------------------
 
 
+NOT_A_PUZZLE = {
+    # the only legal move is the capture of four: the side to move simply wins them
+    "brazilian-king-loop": "not a puzzle: the line gives nothing up, the side to move simply wins the material "
+    "anyway; show a combination (a sacrifice) or use the 'win' stipulation for a quiet win",
+}
+
+
 @pytest.mark.parametrize("shot", SHOTS, ids=lambda s: s.id)
 def test_catalogue_puzzle_verifies(shot: Shot) -> None:
     checked, errors = check_text(shot_lesson(shot), f"{shot.id}.yaml")
+    if shot.id in NOT_A_PUZZLE:
+        assert [e.message for e in errors] == [NOT_A_PUZZLE[shot.id]]
+        return
     assert [str(e) for e in errors] == []
     proof = proof_of(checked)
     assert proof is not None
@@ -91,7 +101,8 @@ def test_second_solution_at_a_later_solver_move() -> None:
     the line is not the only one, and it is not the last solver move."""
     fen = "W:Wh2,e5,b6,Kc7:Bf2,a3,a7"
     tail = Step("c5-d4", ("a3-b2", "c5-b4", "f2-e1", "f2-g1"))
-    text, checked, errors = check("russian", fen, "promote", ["e5-f6", "a7:c5", "f6-g7", tail, "g7-h8"])
+    # (margin 0: c7-b8 and c7-d8 also crown, within 9 plies: a cook the test is not about)
+    text, checked, errors = check("russian", fen, "promote", ["e5-f6", "a7:c5", "f6-g7", tail, "g7-h8"], margin=0)
     row, col = where(text, "f6-g7")
     assert [str(e) for e in errors] == [f"{PATH}:{row}:{col}: second solution: f6-e7 also promotes"]
     assert proof_of(checked) is None
@@ -187,10 +198,9 @@ def test_equivalent_capture_route_keeps_the_puzzle_unique(route: str) -> None:
     assert {pos.move_text(m, long=True) for m in routes} == {"c3xe5xc7xa5xc3", "c3xa5xc7xe5xc3"}
     (move,) = pos.legal_moves()
     assert pos.parse_move(route) == move
-    _, checked, errors = check(shot.variant, shot.fen, shot.goal, [route, "g5xe3", "d2xf4"])
-    assert [str(e) for e in errors] == []
-    proof = proof_of(checked)
-    assert proof is not None and proof.moves[0] == move
+    _, _, errors = check(shot.variant, shot.fen, shot.goal, [route, "g5xe3", "d2xf4"])
+    # no "second solution": the key is accepted; a plain capture is no combination, though
+    assert [e.message for e in errors] == [NOT_A_PUZZLE[shot.id]]
 
 
 # -- the line itself ------------------------------------------------------------------------------------
@@ -198,7 +208,7 @@ def test_equivalent_capture_route_keeps_the_puzzle_unique(route: str) -> None:
 
 def test_unforced_reply_must_list_the_others() -> None:
     shot = BY_ID["american-breakthrough"]
-    text, _, errors = check(shot.variant, shot.fen, shot.goal, ["12-8", "3x12", "7-3"])
+    text, _, errors = check(shot.variant, shot.fen, shot.goal, ["12-8", "3x12", "7-3"], margin=0)
     row, col = where(text, "3x12")
     assert [str(e) for e in errors] == [
         f"{PATH}:{row}:{col}: defender move 3x12 is not forced: 2x11 3x10 are also legal; "

@@ -1,0 +1,94 @@
+"""Deep published problems (bench/data/deep-problems.yaml): the df-pn search and the reference
+depth-first search on the same problems in the same run.
+
+For each problem both searches answer the full question of a puzzle check: every first move that
+forces the goal within the problem's length (the key proven, every other first move refuted).  A
+problem passes when the only solution is the published key.  Each search gets ``seconds`` per
+problem; past it the problem is "undecided" for that search.  Target (issue 13, a benchmark, not a
+test): every problem proven with its uniqueness within 10 s by the df-pn search.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.search import Budget, BudgetExceeded, Solver
+from generator.rules import Position
+
+DATA = Path(__file__).resolve().parent / "data" / "deep-problems.yaml"
+TARGET_SECONDS = 10.0
+
+
+@dataclass
+class DeepRun:
+    id: str
+    variant: str
+    plies: int
+    search: str
+    seconds: float
+    nodes: int
+    verdict: str
+    """``unique`` (the key alone), ``cooked: ...``, ``key fails``, or ``undecided``."""
+
+
+def load(path: Path = DATA) -> list[dict]:
+    with path.open(encoding="utf-8") as f:
+        return yaml.safe_load(f)["problems"]
+
+
+def run_one(problem: dict, search: str, seconds: float) -> DeepRun:
+    pos = Position.from_fen(problem["variant"], problem["fen"])
+    cls = DfpnSolver if search == "df-pn" else Solver
+    solver = cls(pos.variant, budget=Budget(nodes=None, seconds=seconds))
+    gc.collect()
+    started = time.perf_counter()
+    try:
+        proof = solver.solve(pos, problem["goal"], problem["depth"])
+    except BudgetExceeded:
+        verdict = "undecided"
+    else:
+        found = [pos.move_text(m, long=True) for m in proof.solutions]
+        key = pos.move_text(pos.parse_move(problem["key"]), long=True)
+        if found == [key]:
+            verdict = "unique"
+        elif key not in found:
+            verdict = "key fails"
+        else:
+            verdict = "cooked: " + ", ".join(m for m in found if m != key)
+    seconds_used = time.perf_counter() - started
+    return DeepRun(problem["id"], problem["variant"], problem["depth"], search, seconds_used, solver.nodes, verdict)
+
+
+def run(seconds: float, path: Path = DATA, searches: tuple[str, ...] = ("df-pn", "reference")) -> list[DeepRun]:
+    out = []
+    for problem in load(path):
+        for search in searches:
+            r = run_one(problem, search, seconds)
+            out.append(r)
+            print(
+                f"  {r.id:32s} {r.variant:13s} {r.plies:2d} plies  {r.search:9s} {r.seconds:8.2f} s "
+                f"{r.nodes:>9} nodes  {r.verdict}",
+                flush=True,
+            )
+    return out
+
+
+def report(rows: list[DeepRun]) -> str:
+    lines = []
+    for search in sorted({r.search for r in rows}):
+        mine = [r for r in rows if r.search == search]
+        proven = [r for r in mine if r.verdict == "unique"]
+        within = [r for r in proven if r.seconds <= TARGET_SECONDS]
+        med = statistics.median(r.seconds for r in mine) if mine else 0.0
+        lines.append(
+            f"{search}: {len(proven)}/{len(mine)} proven unique, {len(within)} within {TARGET_SECONDS:.0f} s; "
+            f"median {med:.2f} s, total nodes {sum(r.nodes for r in mine)}"
+        )
+    return "\n".join(lines)

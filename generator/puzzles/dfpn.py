@@ -1,0 +1,282 @@
+"""Depth-bounded df-pn: proof-number search for "force this goal within D plies".
+
+The question is exactly the one :class:`generator.puzzles.search.Solver` answers (read its module
+docstring: goals, quiescence past the bound, what a won game means in losing variants); only the
+order of the work changes.  Proof-number search (Allis 1994; df-pn: Nagai 2002, used for the
+forward proofs of checkers, Schaeffer et al. 2007) keeps for each node a *proof number* (how many
+leaves still have to be proven, at least, to prove it) and a *disproof number* (to disprove it),
+and always expands a most-proving leaf: the search follows the cheapest branch and does not
+re-search shallow trees level by level as iterative deepening does.
+
+Nodes are (position, plies left).  Plies strictly decrease along every path, so the search graph
+is acyclic and df-pn needs no cycle handling.  Results are shared between depths through the
+monotonicity of the bound: a proof within p plies is a proof within any p' >= p, a disproof within
+p is a disproof within any p' <= p.  The table keeps, per Zobrist hash, the fewest plies known to
+prove and the most known to disprove (with tighter bounds derived from the children), and the
+(proof, disproof) numbers of undecided (hash, plies) nodes.
+
+Only the win, gain and promote goals are searched here; the draw goal needs the game's history
+(repetitions, counters) and stays with the plain search in search.py.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from ..rules.move import Move
+from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
+
+if TYPE_CHECKING:
+    from ..rules.draws import DrawProfile
+    from ..rules.variants import Variant
+    from .search import Budget
+
+INF = 1 << 40
+"""An infinite proof or disproof number."""
+
+State = tuple[int, int, int, int]
+
+EXPANDED_LIMIT = 400_000
+"""Expanded nodes kept for re-entry; the cache starts over beyond this (memory stays bounded)."""
+LEAF_PLIES = 7
+"""Nodes with at most this many plies left are settled by the depth-first search of search.py
+(a df-pn with small-tree leaf evaluation): measured faster on short shots and on deep problems."""
+EPSILON = 0.25
+"""The 1+epsilon trick (Pawlewicz and Lew 2007): a child's threshold is the runner-up's number
+times 1+epsilon, so the search does not thrash between two siblings of nearly equal cost."""
+
+
+class DfpnSolver(Solver):
+    """A :class:`Solver` whose ``forced`` question is answered by df-pn (draw goal excepted)."""
+
+    def __init__(
+        self, variant: Variant, profile: DrawProfile | str | None = None, budget: Budget | None = None
+    ) -> None:
+        super().__init__(variant, profile, budget)
+        self.proven: dict[int, int] = {}
+        """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
+        self.disproven: dict[int, int] = {}
+        """Zobrist hash -> most plies known not to force it (_NEVER: the attacker has lost)."""
+        self.work: dict[tuple[int, int], tuple[int, int]] = {}
+        self.expanded: dict[int, tuple[bool | None, int, list[tuple[Move, int, int]]]] = {}
+        """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
+        """(hash, plies) -> (proof number, disproof number) of nodes still open."""
+        self.leaf_plies = LEAF_PLIES
+        self._in_leaf = False
+        self.proved_count = 0
+        self.disproved_count = 0
+
+    def prepare(self, root, stip) -> None:  # type: ignore[no-untyped-def]
+        super().prepare(root, stip)
+        self.proven.clear()
+        self.disproven.clear()
+        self.work.clear()
+        self.expanded.clear()
+
+    def solve(self, position, stip, depth, game=None):  # type: ignore[no-untyped-def]
+        """As :meth:`Solver.solve`, without iterative deepening: one proof per first move at the
+        full depth, then its shortest length read downwards from the bound the proof gave."""
+        if isinstance(stip, str):
+            stip = Stipulation.parse(stip)
+        if stip.goal == "draw":
+            return super().solve(position, stip, depth, game)
+        started = time.perf_counter()
+        self.prepare(position, stip)
+        root_moves = position.legal_moves()
+        shortest: dict[Move, int] = {}
+        for m in root_moves:
+            need = self._need(self.gen.apply(*position.state, m), depth - 1)
+            if need is not None:
+                shortest[m] = need + 1
+        solutions = [m for m in root_moves if m in shortest]
+        refutations = {m: self.refute(position, m, depth) for m in root_moves if m not in shortest}
+        return Proof(stip, depth, solutions, refutations, self.nodes, time.perf_counter() - started, shortest)
+
+    # -- the question -----------------------------------------------------------------------------
+
+    def forced(self, state: State, plies: int, h: int | None = None) -> bool:
+        if self.stip.goal == "draw" or self._in_leaf:
+            return super().forced(state, plies, h)
+        if h is None:
+            h = self._z.hash(*state)
+        known = self._known(h, plies)
+        if known is not None:
+            return known
+        self._mid(state, h, plies, INF, INF)
+        known = self._known(h, plies)
+        assert known is not None, "df-pn returned without deciding the root"
+        return known
+
+    def proven_within(self, state: State) -> int | None:
+        """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
+        return self.proven.get(self._z.hash(*state))
+
+    def _need(self, state: State, limit: int) -> int | None:
+        """The fewest plies (at least 0) within which the goal is forced, None beyond ``limit``:
+        one proof at ``limit``, then downwards from the bound that proof gave until a disproof."""
+        if self.stip.goal == "draw":
+            return super()._need(state, limit)
+        if not self.forced(state, limit):
+            return None
+        h = self._z.hash(*state)
+        best = max(0, min(limit, self.proven.get(h, limit)))
+        while best > 0 and self.forced(state, best - 1, h):
+            best = max(0, min(best - 1, self.proven.get(h, best - 1)))
+        return best
+
+    def _known(self, h: int, plies: int) -> bool | None:
+        p = self.proven.get(h)
+        if p is not None and plies >= p:
+            return True
+        d = self.disproven.get(h)
+        if d is not None and plies <= d:
+            return False
+        return None
+
+    def _numbers(self, h: int, plies: int, n: int = 1, parent_attacks: bool = True) -> tuple[int, int]:
+        """(proof, disproof) numbers of a child: from the table, else the mobility estimate (the
+        child's ``n`` replies: all to be refuted below an attacker move, one to be found below a
+        defence)."""
+        p = self.proven.get(h)
+        if p is not None and plies >= p:
+            return 0, INF
+        d = self.disproven.get(h)
+        if d is not None and plies <= d:
+            return INF, 0
+        got = self.work.get((h, plies))
+        if got is not None:
+            return got
+        return (n, 1) if parent_attacks else (1, n)
+
+    def _prove(self, h: int, at: int) -> None:
+        self.proved_count += 1
+        if at < self.proven.get(h, _NEVER):
+            self.proven[h] = at
+
+    def _disprove(self, h: int, at: int) -> None:
+        self.disproved_count += 1
+        if at > self.disproven.get(h, -_NEVER):
+            self.disproven[h] = at
+
+    # -- the search -------------------------------------------------------------------------------
+
+    def _mid(self, state: State, h: int, plies: int, thpn: int, thdn: int) -> None:
+        """Search (state, plies) until its proof number reaches ``thpn``, its disproof number
+        ``thdn``, or it is decided; the result is left in the table."""
+        self.nodes += 1
+        if self.nodes >= self._next_tick:
+            self._tick()
+        entry = self.expanded.get(h)
+        if entry is None:
+            entry = self._expand(state, h)
+        decided, floor, kids = entry
+        if decided is True:
+            self._prove(h, -_NEVER)
+            return
+        if decided is False:
+            self._disprove(h, _NEVER)
+            return
+        if plies < floor:
+            self._disprove(h, floor - 1)
+            return
+        if plies <= self.leaf_plies:
+            # Near the bound the plain depth-first search (with its own table) is cheaper than
+            # proof numbers: few plies, and forced captures make its first try the right one.
+            self._in_leaf = True
+            try:
+                won = Solver.forced(self, state, plies, h)
+            finally:
+                self._in_leaf = False
+            if won:
+                self._prove(h, plies)
+            else:
+                self._disprove(h, plies)
+            return
+        attacker = state[3] == self.attacker
+        below = plies - 1
+        key = (h, plies)
+        while True:
+            nums = [self._numbers(ch, below, n, attacker) for _, ch, n in kids]
+            if attacker:
+                pn = min(n[0] for n in nums)
+                dn = min(INF, sum(n[1] for n in nums))
+            else:
+                pn = min(INF, sum(n[0] for n in nums))
+                dn = min(n[1] for n in nums)
+            if pn == 0 or dn == 0:
+                self.work.pop(key, None)
+                self._settle(h, plies, floor, kids, attacker, pn == 0)
+                return
+            if pn >= thpn or dn >= thdn:
+                self.work[key] = (pn, dn)
+                return
+            self.work[key] = (pn, dn)
+            i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
+            move, ch, _ = kids[i]
+            self._mid(self.gen.apply(*state, move), ch, below, cthpn, cthdn)
+
+    def _expand(self, state: State, h: int) -> tuple[bool | None, int, list[tuple[Move, int, int]]]:
+        """The node's own verdict, the fewest plies at which the bound does not cut it off, and
+        its children with their hashes (kept: df-pn comes back to a node many times)."""
+        moves = self.gen.moves(*state)
+        decided = self._achieved(state, moves)
+        if decided is not None:
+            entry: tuple[bool | None, int, list[tuple[Move, int, int]]] = (decided, 0, [])
+        else:
+            floor = -QUIESCENCE_PLIES + 1 if moves[0].captures else 1
+            after, apply, count = self._z.after, self.gen.apply, self.gen.count
+            kids = []
+            for m in moves:
+                # df-pn+ initial numbers from mobility: a defence with one reply (a forced capture)
+                # is as cheap to prove as one leaf, a defence with ten replies costs ten.
+                n = max(1, count(*apply(*state, m)))
+                kids.append((m, after(h, state, m), n))
+            entry = (None, floor, kids)
+        if len(self.expanded) >= EXPANDED_LIMIT:
+            self.expanded.clear()
+        self.expanded[h] = entry
+        return entry
+
+    @staticmethod
+    def _select(
+        nums: list[tuple[int, int]], attacker: bool, pn: int, dn: int, thpn: int, thdn: int
+    ) -> tuple[int, int, int]:
+        """The most-proving child and its thresholds (Nagai's df-pn rule)."""
+        side = 0 if attacker else 1  # the number minimised at this node
+        best = second = INF + 1
+        index = 0
+        for i, n in enumerate(nums):
+            v = n[side]
+            if v < best:
+                best, second, index = v, best, i
+            elif v < second:
+                second = v
+        other = nums[index][1 - side]
+        second = INF if second >= INF else int(second * (1 + EPSILON)) + 1
+        if attacker:
+            cthpn = min(thpn, second)
+            cthdn = INF if thdn >= INF else min(INF, thdn - dn + other)
+        else:
+            cthdn = min(thdn, second)
+            cthpn = INF if thpn >= INF else min(INF, thpn - pn + other)
+        return index, cthpn, cthdn
+
+    def _settle(
+        self, h: int, plies: int, floor: int, kids: list[tuple[Move, int, int]], attacker: bool, won: bool
+    ) -> None:
+        """Record a decided node with the widest depth range its children justify."""
+        below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch, _ in kids]
+        if won:
+            need = [p for p, _ in below]
+            at = (min(need) if attacker else max(need)) + 1
+            self._prove(h, min(plies, max(floor, at)))
+        else:
+            hold = [d for _, d in below]
+            at = (min(hold) if attacker else max(hold)) + 1
+            self._disprove(h, max(plies, at, floor - 1))
+
+
+def solve(position, goal: str, depth: int, profile=None, budget: Budget | None = None) -> Proof:  # type: ignore[no-untyped-def]
+    """Convenience: ``DfpnSolver(position.variant, profile, budget).solve(position, goal, depth)``."""
+    return DfpnSolver(position.variant, profile, budget).solve(position, Stipulation.parse(goal), depth)
