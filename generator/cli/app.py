@@ -13,13 +13,16 @@ from collections.abc import Sequence
 import click
 
 from ..rules import DamasError
+from ..rules.core import active_core
 
 EXIT_CONTENT = 1
 EXIT_USAGE = 2
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="damas", prog_name="damas")
+@click.version_option(
+    package_name="damas", prog_name="damas", message=f"%(prog)s, version %(version)s\ncore: {active_core()}"
+)
 def cli() -> None:
     """damas: verified draughts lessons, diagrams, rule pages and puzzle books."""
 
