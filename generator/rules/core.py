@@ -32,7 +32,7 @@ def _load() -> tuple[ModuleType | None, str]:
     try:
         from . import _core  # type: ignore[attr-defined]
     except ImportError as exc:
-        return None, f"not built ({exc})"
+        return None, "the extension is not built" if "_core" in str(exc) else f"the extension does not load: {exc}"
     return _core, ""
 
 
