@@ -738,3 +738,204 @@ cdef class Zobrist:
         for i in range(m.ncap):
             m.captured[i] = captured[i]
         return PyLong_FromUnsignedLongLong(self._after(PyLong_AsUnsignedLongLongMask(h), k, state[3], &m))
+
+
+# -- the proof search kernel ------------------------------------------------------------------------
+
+cdef enum:
+    NEVER = 1 << 30
+    GOAL_WIN = 0
+    GOAL_GAIN = 1
+    GOAL_PROMOTE = 2
+
+ctypedef struct TTEntry:
+    unsigned long long key
+    int proven          # fewest plies known to force the goal
+    int refuted         # most plies known not to
+    int best            # index of the move that decided it last
+    int used
+
+
+class NodeLimitReached(Exception):
+    """The proof search reached its node limit before deciding (the answer is undecided)."""
+
+
+cdef class Prover:
+    """The inner loop of ``generator.puzzles.search.Solver.forced`` in C: a bounded AND-OR search
+    with a transposition table, for the goals ``win``, ``gain`` and ``promote`` (not ``draw``, which
+    needs the game history).
+
+    It makes the same decisions in the same order as the Python ``forced`` (same move order, same
+    table policy: per hash the fewest plies known to force the goal, the most known not to, and
+    the deciding move's index), so it proves the same things in the same number of nodes.
+
+    ``Prover(core, zobrist, losing, quiescence)``; then ``prepare(goal, pieces, attacker,
+    root_balance, root_kings)`` (clears the table) and ``forced(white, black, kings, turn, plies,
+    h=None)`` as often as needed.  ``nodes`` counts every call; ``node_limit`` (0: none) makes
+    ``forced`` raise ``NodeLimitReached`` when reached.
+    """
+
+    cdef Core core
+    cdef Zobrist zob
+    cdef bint losing
+    cdef int quiescence
+    cdef int goal, pieces, attacker, root_balance, root_kings
+    cdef public long long nodes
+    cdef public long long node_limit
+    cdef TTEntry* table
+    cdef size_t tmask, tcount
+
+    def __cinit__(self):
+        self.table = NULL
+
+    def __init__(self, Core core, Zobrist zobrist, bint losing, int quiescence):
+        self.core = core
+        self.zob = zobrist
+        self.losing = losing
+        self.quiescence = quiescence
+        self.nodes = 0
+        self.node_limit = 0
+        self._alloc(1 << 14)
+
+    def __dealloc__(self):
+        free(self.table)
+
+    cdef int _alloc(self, size_t size) except -1:
+        cdef TTEntry* t = <TTEntry*>malloc(size * sizeof(TTEntry))
+        cdef size_t i
+        if t == NULL:
+            raise MemoryError()
+        for i in range(size):
+            t[i].used = 0
+        free(self.table)
+        self.table = t
+        self.tmask = size - 1
+        self.tcount = 0
+        return 0
+
+    cdef TTEntry* _find(self, unsigned long long key) noexcept nogil:
+        cdef size_t i = <size_t>(key ^ (key >> 29)) & self.tmask
+        while self.table[i].used:
+            if self.table[i].key == key:
+                return &self.table[i]
+            i = (i + 1) & self.tmask
+        return NULL
+
+    cdef int _store(self, unsigned long long key, int proven, int refuted, int best) except -1:
+        cdef TTEntry* old
+        cdef size_t i, n
+        if 2 * (self.tcount + 1) > self.tmask + 1:  # grow at half full
+            old = self.table
+            n = self.tmask + 1
+            self.table = NULL
+            self._alloc(2 * n)
+            for i in range(n):
+                if old[i].used:
+                    self._store(old[i].key, old[i].proven, old[i].refuted, old[i].best)
+            free(old)
+        i = <size_t>(key ^ (key >> 29)) & self.tmask
+        while self.table[i].used and self.table[i].key != key:
+            i = (i + 1) & self.tmask
+        if not self.table[i].used:
+            self.table[i].used = 1
+            self.table[i].key = key
+            self.tcount += 1
+        self.table[i].proven = proven
+        self.table[i].refuted = refuted
+        self.table[i].best = best
+        return 0
+
+    def prepare(self, str goal, int pieces, int attacker, int root_balance, int root_kings):
+        """Fix the stipulation and the root's material; clear the table."""
+        self.goal = {"win": GOAL_WIN, "gain": GOAL_GAIN, "promote": GOAL_PROMOTE}[goal]
+        self.pieces = pieces
+        self.attacker = attacker
+        self.root_balance = root_balance
+        self.root_kings = root_kings
+        self._alloc(1 << 14)
+
+    @property
+    def table_size(self):
+        return self.tcount
+
+    def forced(self, white, black, kings, int turn, int plies, h=None):
+        """Can the attacker force the goal from this position within ``plies`` (plus quiescence)?"""
+        cdef u128 w, b, k
+        cdef unsigned long long hh
+        cdef int top = self.core.top
+        as128(white, &w)
+        as128(black, &b)
+        as128(kings, &k)
+        hh = PyLong_AsUnsignedLongLongMask(self.zob.hash(white, black, kings, turn) if h is None else h)
+        try:
+            return bool(self._forced(w, b, k, turn, plies, hh))
+        finally:
+            self.core.top = top
+
+    cdef int _achieved(self, u128 w, u128 b, u128 k, int turn, int n, bint captures) noexcept nogil:
+        """Search.Solver._achieved: 1 / 0 when this node decides the goal by itself, -1 to search on."""
+        cdef u128 mine
+        cdef int balance
+        if n == 0:
+            return (turn == self.attacker) == self.losing
+        if self.goal == GOAL_WIN or captures:
+            return -1
+        mine = w if self.attacker == WHITE else b
+        if self.goal == GOAL_GAIN:
+            balance = popcount128(w) - popcount128(b)
+            if self.attacker != WHITE:
+                balance = -balance
+            return 1 if balance - self.root_balance >= self.pieces else -1
+        return 1 if popcount128(mine & k) > self.root_kings else -1
+
+    cdef int _forced(self, u128 w, u128 b, u128 k, int turn, int plies, unsigned long long h) except -1:
+        cdef TTEntry* e
+        cdef int proven = NEVER, refuted = -NEVER, best = 0, found = 0, bound, decided, wanted, j, i, n, start
+        cdef bint captures
+        cdef u128 w2, b2, k2
+        cdef unsigned long long ch
+        self.nodes += 1
+        if self.node_limit and self.nodes > self.node_limit:
+            raise NodeLimitReached(f"node limit {self.node_limit} reached")
+        e = self._find(h)
+        if e != NULL:
+            if plies >= e.proven:
+                return 1
+            if plies <= e.refuted:
+                return 0
+            proven, refuted, best, found = e.proven, e.refuted, e.best, 1
+        start = self.core.top
+        n = self.core._generate(w, b, k, turn, 1)
+        captures = n > 0 and self.core.stack[start].captures != 0
+        decided = self._achieved(w, b, k, turn, n, captures)
+        if not found:
+            best = 0
+        if decided == -1 and plies <= 0 and not (captures and plies > -self.quiescence):
+            decided = 0
+            bound = plies
+        elif decided != -1:
+            bound = NEVER
+        else:
+            # the move that decided this position at a smaller depth first, then the others in order
+            wanted = turn == self.attacker
+            decided = not wanted
+            for j in range(n):
+                if best < n:
+                    i = best if j == 0 else (j - 1 if j - 1 < best else j)
+                else:
+                    i = j
+                w2, b2, k2 = w, b, k
+                self.core._apply(&self.core.stack[start + i], &w2, &b2, &k2, turn)
+                ch = self.zob._after(h, k, turn, &self.core.stack[start + i])
+                if self._forced(w2, b2, k2, turn ^ 1, plies - 1, ch) == wanted:
+                    decided = wanted
+                    best = i
+                    break
+            bound = plies
+        self.core.top = start
+        if decided:
+            proven = min(proven, bound if bound != NEVER else -NEVER)
+        else:
+            refuted = max(refuted, bound)
+        self._store(h, proven, refuted, best)
+        return decided

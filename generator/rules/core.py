@@ -90,6 +90,21 @@ def make_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
     return PureZobrist(keys, black_to_move)
 
 
+def make_prover(gen: MoveGenerator, keys: list[list[int]], black_to_move: int, losing: bool, quiescence: int) -> Any:
+    """The compiled proof-search kernel (``_core.Prover``) for a compiled generator, or None.
+
+    It is ``generator.puzzles.search.Solver.forced`` in C (goals win, gain, promote): same
+    decisions, same node counts.  A solver adopts it by overriding ``prepare`` (also call
+    ``prover.prepare(goal, pieces, attacker, root_balance, root_kings)``) and ``forced`` (return
+    ``prover.forced(*state, plies, h)`` and add the growth of ``prover.nodes`` to its own count);
+    ``prover.node_limit`` bounds the nodes (``_core.NodeLimitReached``).  See ``KernelSolver`` in
+    tests/rules/test_core.py.
+    """
+    if _CORE is None or not isinstance(gen, CompiledMoveGenerator):
+        return None
+    return _CORE.Prover(gen.core, _CORE.Zobrist(keys, black_to_move), losing, quiescence)
+
+
 def active_core() -> str:
     """One line naming the core in use, for ``damas variants`` and ``damas --version``."""
     if _CORE is not None:
@@ -97,4 +112,11 @@ def active_core() -> str:
     return f"pure Python ({WHY_PURE})"
 
 
-__all__ = ["COMPILED_AVAILABLE", "CompiledMoveGenerator", "active_core", "make_generator", "make_zobrist"]
+__all__ = [
+    "COMPILED_AVAILABLE",
+    "CompiledMoveGenerator",
+    "active_core",
+    "make_generator",
+    "make_prover",
+    "make_zobrist",
+]

@@ -37,6 +37,7 @@ from generator.rules.core import (
 )
 from generator.rules.movegen import MoveGenerator, PureZobrist
 from generator.rules.variants import Variant
+from tests.rules.kernel_solver import kernel_solver
 
 DEFAULT_POSITIONS = int(os.environ.get("DAMAS_CORE_POSITIONS", "2000"))
 FULL_POSITIONS = 10_000
@@ -230,3 +231,46 @@ def test_variants_command_names_the_core() -> None:
     version = CliRunner().invoke(cli, ["--version"])
     assert version.exit_code == 0
     assert f"core: {active_core()}" in version.output
+
+
+# -- the compiled proof-search kernel against the Python solver --------------------------------------
+
+
+@needs_core
+def test_the_kernel_proves_what_the_python_solver_proves() -> None:
+    from generator.puzzles.search import Solver
+    from tests.search.catalog import SHOTS
+
+    shots = [s for s in SHOTS if s.goal != "draw"]
+    assert len(shots) >= 8
+    for shot in shots:
+        v = get_variant(shot.variant)
+        pos = Position.from_fen(v, shot.fen)
+        for depth in (shot.depth, shot.depth + 3):
+            pure = Solver(v)
+            pure.gen = make_generator(v, "pure")
+            want = pure.solve(pos, shot.goal, depth)
+            got = kernel_solver(v).solve(pos, shot.goal, depth)
+            where = f"{shot.id} at depth {depth}"
+            assert got.solutions == want.solutions, where
+            assert got.refutations == want.refutations, where
+            assert got.shortest == want.shortest, where
+            assert got.nodes == want.nodes, where
+
+
+@needs_core
+def test_the_kernel_stops_at_its_node_limit() -> None:
+    from generator.rules import _core  # type: ignore[attr-defined]
+
+    v = get_variant("brazilian")
+    solver = kernel_solver(v)
+    pos = Position.start(v)
+    from generator.puzzles.search import Stipulation
+
+    solver.prepare(pos, Stipulation.parse("win"))
+    solver.prover.node_limit = 500
+    with pytest.raises(_core.NodeLimitReached):
+        solver.forced(pos.state, 9)
+    assert solver.prover.nodes == 501
+    solver.prover.node_limit = 0
+    assert solver.forced(pos.state, 1) is False  # the generator's stack is usable again
