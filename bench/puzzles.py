@@ -175,6 +175,74 @@ def nodes_per_second(rows: list[Timed]) -> float:
     return sum(r.nodes or 0 for r in ok) / seconds if seconds > 0 else 0.0
 
 
+def solver_rates(margin: int, repeat: int) -> dict[str, dict[str, tuple[int, float]]]:
+    """The solver alone on the test puzzles (tests/search/catalog.py, draw goals left out), each
+    solved ``margin`` plies past its printed depth: label -> variant -> (nodes, best CPU seconds),
+    for the Python ``Solver`` on the pure generator (``pure``), the same ``Solver`` on the compiled
+    generator (``drop-in``), and the ``Solver`` with its ``forced`` in the compiled kernel
+    (``kernel``, ``generator.rules.core.make_prover``)."""
+    from generator.puzzles.search import Solver
+    from generator.rules import Position, get_variant
+    from generator.rules.core import COMPILED_AVAILABLE, make_generator
+    from tests.rules.kernel_solver import kernel_solver
+    from tests.search.catalog import SHOTS
+
+    shots = [s for s in SHOTS if s.goal != "draw"]
+
+    def make(label: str, variant):  # type: ignore[no-untyped-def]
+        if label == "kernel":
+            return kernel_solver(variant)
+        solver = Solver(variant)
+        solver.gen = make_generator(variant, "pure" if label == "pure" else "compiled")
+        return solver
+
+    labels = ["pure", "drop-in", "kernel"] if COMPILED_AVAILABLE else ["pure"]
+    out: dict[str, dict[str, tuple[int, float]]] = {}
+    for label in labels:
+        per: dict[str, tuple[int, float]] = {}
+        for shot in shots:
+            v = get_variant(shot.variant)
+            pos = Position.from_fen(v, shot.fen)
+            best = float("inf")
+            nodes = 0
+            for _ in range(repeat):
+                solver = make(label, v)
+                t0 = time.process_time()
+                nodes = solver.solve(pos, shot.goal, shot.depth + margin).nodes
+                best = min(best, time.process_time() - t0)
+            n0, c0 = per.get(v.name, (0, 0.0))
+            per[v.name] = (n0 + nodes, c0 + best)
+        out[label] = per
+    return out
+
+
+def print_solver_rates(margin: int, repeat: int) -> None:
+    rates = solver_rates(margin, repeat)
+    labels = list(rates)
+    print(f"\nsolver alone: test puzzles solved {margin} plies past their depth, best CPU time of {repeat}")
+    print(
+        "| variant | nodes | "
+        + " | ".join(f"{label} nodes/CPU-s" for label in labels)
+        + " | "
+        + " | ".join(f"{label}/pure" for label in labels[1:])
+        + " |"
+    )
+    print("|---|---:|" + "---:|" * (2 * len(labels) - 1))
+    variants = sorted(rates["pure"])
+    totals = {
+        label: (sum(n for n, _ in rates[label].values()), sum(c for _, c in rates[label].values())) for label in labels
+    }
+    for name, row in [*((v, {label: rates[label][v] for label in labels}) for v in variants), ("all", totals)]:
+        speed = {label: row[label][0] / row[label][1] if row[label][1] > 0 else float("inf") for label in labels}
+        print(
+            f"| {name} | {row['pure'][0]} | "
+            + " | ".join(f"{speed[label]:,.0f}" for label in labels)
+            + " | "
+            + " | ".join(f"{speed[label] / speed['pure']:.1f}×" for label in labels[1:])
+            + " |"
+        )
+
+
 def compare_cores(argv: list[str]) -> int:
     """``--core both``: run this script once per core (DAMAS_PURE decides, in a fresh process) and
     print solver nodes per second side by side."""
@@ -209,6 +277,7 @@ def compare_cores(argv: list[str]) -> int:
             f"| {c['group']} | {c['puzzles']} | {c['total_nodes']} | {c['nodes_per_second']:,.0f} | "
             f"{p['nodes_per_second']:,.0f} | {ratio:.2f}× | {c['median_ms']:.2f} | {p['median_ms']:.2f} |"
         )
+    print_solver_rates(4, 3)
     return 0
 
 
