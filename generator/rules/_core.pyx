@@ -89,6 +89,12 @@ cdef inline int as128(object x, u128* out) except -1:
     return 0
 
 
+cdef inline int check_turn(int turn) except -1:
+    if turn != WHITE and turn != BLACK:
+        raise ValueError(f"turn must be 0 (white) or 1 (black), not {turn}")
+    return 0
+
+
 cdef inline object py128(u128 x):
     """A u128 bit set as a Python int."""
     cdef unsigned long long hi = hi64(x)
@@ -598,6 +604,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         n = self._generate(w, b, k, turn, merge)
         try:
             return [self._move_object(&self.stack[i]) for i in range(start, start + n)]
@@ -610,6 +617,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         return self._count(w, b, k, turn, 1)
 
     def has_moves(self, white, black, kings, int turn):
@@ -618,6 +626,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         return bool(self._has_moves(w, b, k, turn))
 
     def apply(self, white, black, kings, int turn, move):
@@ -627,6 +636,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         m.origin = move.origin
         m.dest = move.dest
         as128(move.captures, &m.captures)
@@ -644,6 +654,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         return self._perft(w, b, k, turn, depth, not all_paths)
 
     def children(self, white, black, kings, int turn, Zobrist zobrist=None, h=0):
@@ -660,6 +671,7 @@ cdef class Core:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         if zobrist is not None:
             hh = PyLong_AsUnsignedLongLongMask(h)
         n = self._generate(w, b, k, turn, 1)
@@ -702,6 +714,7 @@ cdef class Zobrist:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         sets[0] = w & ~k
         sets[1] = w & k
         sets[2] = b & ~k
@@ -730,6 +743,7 @@ cdef class Zobrist:
         cdef u128 k
         cdef int i
         as128(state[2], &k)
+        check_turn(state[3])
         m.origin = move.origin
         m.dest = move.dest
         m.promotes = move.promotes
@@ -866,6 +880,7 @@ cdef class Prover:
         as128(white, &w)
         as128(black, &b)
         as128(kings, &k)
+        check_turn(turn)
         hh = PyLong_AsUnsignedLongLongMask(self.zob.hash(white, black, kings, turn) if h is None else h)
         try:
             return bool(self._forced(w, b, k, turn, plies, hh))
