@@ -17,6 +17,8 @@ perft and ``children`` never build Python ``Move`` objects.
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from cpython.long cimport PyLong_AsUnsignedLongLongMask, PyLong_FromUnsignedLongLong
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from generator.rules.move import Move
 from generator.rules.variants import CapturePromotion, Precedence, Removal
@@ -101,6 +103,18 @@ cdef inline object py128(u128 x):
     if hi == 0:
         return PyLong_FromUnsignedLongLong(lo64(x))
     return (PyLong_FromUnsignedLongLong(hi) << 64) | PyLong_FromUnsignedLongLong(lo64(x))
+
+
+cdef tuple small_ints(signed char* squares, int n):
+    """A tuple of the ``n`` squares."""
+    cdef tuple t = PyTuple_New(n)
+    cdef int i
+    cdef object o
+    for i in range(n):
+        o = squares[i]
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(t, i, o)
+    return t
 
 
 cdef inline unsigned int kings_order(CMove* m, u128 opp_kings) noexcept nogil:
@@ -583,16 +597,19 @@ cdef class Core:
         return total
 
     cdef object _move_object(self, CMove* m):
-        cdef int i
-        mv = Move.__new__(Move)
-        mv.origin = m.origin
-        mv.dest = m.dest
-        mv.captures = py128(m.captures)
-        mv.path = tuple([m.path[i] for i in range(m.npath)])
-        mv.captured = tuple([m.captured[i] for i in range(m.ncap)])
-        mv.king = bool(m.king)
-        mv.promotes = bool(m.promotes)
-        return mv
+        """A ``Move`` (generator/rules/move.py) for a CMove."""
+        cdef object origin = m.origin, dest = m.dest
+        if m.ncap == 0:
+            return Move(origin, dest, 0, (origin, dest), (), bool(m.king), bool(m.promotes))
+        return Move(
+            origin,
+            dest,
+            py128(m.captures),
+            small_ints(m.path, m.npath),
+            small_ints(m.captured, m.ncap),
+            bool(m.king),
+            bool(m.promotes),
+        )
 
     # -- the Python API (the same as movegen.MoveGenerator) --------------------------------------------
 
