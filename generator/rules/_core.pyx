@@ -17,6 +17,7 @@ perft and ``children`` never build Python ``Move`` objects.
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from cpython.long cimport PyLong_AsUnsignedLongLongMask, PyLong_FromUnsignedLongLong
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
@@ -587,6 +588,8 @@ cdef class Core:
         cdef u128 w2, b2, k2
         if depth == 1:
             return self._count(w, b, k, turn, merge)
+        if depth >= 4 and PyErr_CheckSignals() < 0:  # Ctrl-C stops a long perft
+            return -1
         start = self.top
         n = self._generate(w, b, k, turn, merge)
         for i in range(start, start + n):
@@ -664,6 +667,7 @@ cdef class Core:
     def perft(self, white, black, kings, int turn, int depth, *, bint all_paths=False):
         """Leaf count ``depth`` plies below the position, the last ply counted in bulk."""
         cdef u128 w, b, k
+        cdef int start
         if depth < 0:
             raise ValueError("depth must be at least 0")
         if depth == 0:
@@ -672,7 +676,11 @@ cdef class Core:
         as128(black, &b)
         as128(kings, &k)
         check_turn(turn)
-        return self._perft(w, b, k, turn, depth, not all_paths)
+        start = self.top
+        try:
+            return self._perft(w, b, k, turn, depth, not all_paths)
+        finally:
+            self.top = start
 
     def children(self, white, black, kings, int turn, Zobrist zobrist=None, h=0):
         """The fast path for searches: ``(captures, [(white, black, kings, turn, hash), ...])``.
@@ -929,6 +937,8 @@ cdef class Prover:
         self.nodes += 1
         if self.node_limit and self.nodes > self.node_limit:
             raise NodeLimitReached(f"node limit {self.node_limit} reached")
+        if (self.nodes & 4095) == 0 and PyErr_CheckSignals() < 0:  # Ctrl-C stops a long proof
+            return -1
         e = self._find(h)
         if e != NULL:
             if plies >= e.proven:
