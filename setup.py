@@ -52,7 +52,7 @@ def _extensions() -> list:
     ext = Extension(
         "generator.rules._core",
         ["generator/rules/_core.pyx"],
-        extra_compile_args=["-O3"] if os.name != "nt" else [],
+        extra_compile_args=["-O3", "-g0"] if os.name != "nt" else [],
         optional=True,
     )
     try:

@@ -35,6 +35,7 @@ from generator.rules.core import (
     make_generator,
     make_zobrist,
 )
+from generator.rules.move import Move
 from generator.rules.movegen import MoveGenerator, PureZobrist
 from generator.rules.variants import Variant
 from tests.rules.kernel_solver import kernel_solver
@@ -119,6 +120,7 @@ def compare(v: Variant, states: list[tuple[int, int, int, int]]) -> None:
         moves = pure.moves(*state)
         got = fast.moves(*state)
         assert _fields(got) == _fields(moves), where
+        assert all(type(m) is Move for m in got), where
         assert _fields(fast.moves(*state, merge=False)) == _fields(pure.moves(*state, merge=False)), where
         assert fast.count(*state) == pure.count(*state) == len(moves), where
         assert fast.has_moves(*state) == pure.has_moves(*state) == bool(moves), where
