@@ -599,6 +599,17 @@ cdef class Core:
         self.top = start
         return total
 
+    cdef CMove* _take(self, int start, int n) except? NULL:
+        """Move the ``n`` moves at ``start`` off the stack into a new buffer (freed by the caller),
+        before any Python code runs: another caller (a thread, a finalizer) may then use the stack."""
+        cdef CMove* out = <CMove*>malloc(max(n, 1) * sizeof(CMove))
+        if out == NULL:
+            self.top = start
+            raise MemoryError()
+        memcpy(out, &self.stack[start], n * sizeof(CMove))
+        self.top = start
+        return out
+
     cdef object _move_object(self, CMove* m):
         """A ``Move`` (generator/rules/move.py) for a CMove."""
         cdef object origin = m.origin, dest = m.dest
@@ -626,10 +637,11 @@ cdef class Core:
         as128(kings, &k)
         check_turn(turn)
         n = self._generate(w, b, k, turn, merge)
+        cdef CMove* mine = self._take(start, n)
         try:
-            return [self._move_object(&self.stack[i]) for i in range(start, start + n)]
+            return [self._move_object(&mine[i]) for i in range(n)]
         finally:
-            self.top = start
+            free(mine)
 
     def count(self, white, black, kings, int turn):
         """``len(self.moves(...))`` without building moves."""
@@ -700,17 +712,18 @@ cdef class Core:
         if zobrist is not None:
             hh = PyLong_AsUnsignedLongLongMask(h)
         n = self._generate(w, b, k, turn, 1)
+        cdef CMove* mine = self._take(start, n)
         try:
-            captures = n > 0 and self.stack[start].captures != 0
+            captures = n > 0 and mine[0].captures != 0
             out = []
-            for i in range(start, start + n):
+            for i in range(n):
                 w2, b2, k2 = w, b, k
-                self._apply(&self.stack[i], &w2, &b2, &k2, turn)
-                ch = zobrist._after(hh, k, turn, &self.stack[i]) if zobrist is not None else 0
+                self._apply(&mine[i], &w2, &b2, &k2, turn)
+                ch = zobrist._after(hh, k, turn, &mine[i]) if zobrist is not None else 0
                 out.append((py128(w2), py128(b2), py128(k2), turn ^ 1, PyLong_FromUnsignedLongLong(ch)))
             return captures, out
         finally:
-            self.top = start
+            free(mine)
 
 
 cdef class Zobrist:
