@@ -9,8 +9,16 @@ results, moves in the same order (tests/rules/test_core.py compares them on rand
 
 The compiled generator is the pure class with its hot methods (``moves``, ``count``, ``has_moves``,
 ``apply``, ``perft``) replaced by the compiled ones; the rest (``unfiltered``, ``captures``, the
-tables) is the pure code.  It adds a fast path for searches, ``children``: see
-:meth:`CompiledMoveGenerator.children` and :class:`Zobrist`.
+tables) is the pure code.
+
+For searches (both cores have these; the compiled ones skip ``Move`` objects):
+
+* ``gen.children(white, black, kings, turn, zobrist=None, h=0)`` -> ``(captures, children)``, one
+  ``(white, black, kings, turn, hash)`` per legal move in the order of ``moves()``;
+* :func:`make_zobrist` ``(keys, black_to_move)`` -> ``hash(white, black, kings, turn)`` and
+  ``after(h, state, move)``, equal to ``generator.puzzles.search._Zobrist`` given its keys;
+* :func:`make_prover`: ``Solver.forced`` with its transposition table in C (tests/rules/kernel_solver.py
+  shows how a solver adopts it; bench/puzzles.py measures it).
 """
 
 from __future__ import annotations
@@ -45,13 +53,8 @@ class CompiledMoveGenerator(MoveGenerator):
 
     The compiled methods are bound on the instance, so ``gen.moves(...)`` calls straight into C.
 
-    Extra API for searches (the pure generator has the same methods, slower):
-
-    * ``children(white, black, kings, turn, zobrist=None, h=0)`` -> ``(captures, children)``: one
-      ``(white, black, kings, turn, hash)`` tuple per legal move, in the order of ``moves()``,
-      without building ``Move`` objects; ``captures`` is True when the moves are captures; with a
-      ``Zobrist`` (``make_zobrist``) and the hash ``h`` of the position, each child carries its hash.
-    * ``perft(white, black, kings, turn, depth, *, all_paths=False)`` -> leaf count.
+    ``children`` and ``perft(white, black, kings, turn, depth, *, all_paths=False)`` run without
+    building ``Move`` objects.  ``self.core`` is the ``_core.Core``.
     """
 
     def __init__(self, variant: Variant) -> None:
