@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -45,8 +47,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from generator.rules import VARIANTS, Position, perft  # noqa: E402
+from generator.rules.core import COMPILED_AVAILABLE, active_core, make_generator  # noqa: E402
 
 PYDRAUGHTS_VERSION = "1.10.1"
+DAME_VERSION = "0.2.0"
+DAME_VENV = ROOT / ".bench-dame-venv"
+"""dame-rs (MIT, a Rust engine with Python bindings, International only) lives in its own venv."""
 
 # -- published perft from the start position (rules-spec §13; dctl, FMJD forum, kish) ------------
 
@@ -166,6 +172,39 @@ def ours_perft(name: str, depth: int) -> int:
     return perft(Position.start(name), depth)
 
 
+ALL_PATHS_ONLY = {"turkish"}
+"""Variants whose published figures count every capture route (kish's Turkish table): the core rows
+count that way too, so deep runs can be checked."""
+
+
+def core_perft(name: str, depth: int, core: str) -> int:
+    """perft through one core, whichever is active (``core`` is ``pure`` or ``compiled``)."""
+    gen = make_generator(VARIANTS[name], core)
+    return gen.perft(*Position.start(name).state, depth, all_paths=name in ALL_PATHS_ONLY)
+
+
+def dame_perft(depth: int, repeat: int) -> Timing | None:
+    """dame-rs' own ``dame.perft`` on the International start, run in its venv; CPU time measured
+    inside that process (best of ``repeat``), after one warm-up run at depth 3."""
+    python = DAME_VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if not python.exists():
+        return None
+    code = (
+        "import sys, time, dame\n"
+        "b = dame.Board(); dame.perft(b, 3); best = None\n"
+        "for _ in range(int(sys.argv[2])):\n"
+        "    t = time.process_time(); n = dame.perft(b, int(sys.argv[1])); dt = time.process_time() - t\n"
+        "    best = dt if best is None else min(best, dt)\n"
+        "print(n, best, dame.__version__ if hasattr(dame, '__version__') else '?')\n"
+    )
+    out = subprocess.run([str(python), "-c", code, str(depth), str(repeat)], capture_output=True, text=True)
+    if out.returncode != 0:
+        print(f"dame-rs failed: {out.stderr.strip()[-300:]}", file=sys.stderr)
+        return None
+    n, cpu, _ = out.stdout.split()
+    return Timing(int(n), float(cpu))
+
+
 def ours_plain(name: str, depth: int) -> int:
     """The same walk as ``their_plain``: generate, apply, recurse; ``len(moves)`` at the last ply."""
     pos = Position.start(name)
@@ -243,11 +282,18 @@ def their_own_perft(draughts, board_cls, depth: int) -> int:
 # -- running -----------------------------------------------------------------------------------------
 
 
-def make_jobs(name: str, d: int, draughts, cls, *, plain: bool) -> dict[str, Job]:
-    """The measurements for one variant: ours, ours plain, py-draughts plain, py-draughts turbo."""
+def make_jobs(name: str, d: int, draughts, cls, *, plain: bool, extra: int) -> dict[str, Job]:
+    """The measurements for one variant: ours (active core), both cores by name (the compiled one
+    ``extra`` plies deeper), ours plain, py-draughts plain, py-draughts turbo."""
     jobs: dict[str, Job] = {
         "ours": (lambda: ours_perft(name, d), lambda: ours_perft(name, min(d, 3))),
+        "pure": (lambda: core_perft(name, d, "pure"), lambda: core_perft(name, min(d, 3), "pure")),
     }
+    if COMPILED_AVAILABLE:
+        jobs["compiled"] = (
+            lambda: core_perft(name, d + extra, "compiled"),
+            lambda: core_perft(name, min(d, 3), "compiled"),
+        )
     if plain:
         jobs["plain"] = (lambda: ours_plain(name, d), lambda: ours_plain(name, min(d, 3)))
     if cls is not None:
@@ -265,6 +311,9 @@ class Row:
     name: str
     depth: int
     ours: Timing
+    pure: Timing | None = None
+    compiled: Timing | None = None
+    dame: Timing | None = None
     ours_plain: Timing | None = None
     theirs: Timing | None = None
     theirs_own: Timing | None = None
@@ -325,6 +374,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-plain", action="store_true", help="skip our plain walk (only perft())")
     ap.add_argument("--variants", help="comma-separated subset of our variants")
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement; the best CPU time counts")
+    ap.add_argument(
+        "--compiled-extra",
+        type=int,
+        default=2,
+        metavar="N",
+        help="run the compiled core and dame-rs N plies deeper than the pure core (default 2)",
+    )
     args = ap.parse_args(argv)
 
     names = list(VARIANTS)
@@ -346,6 +402,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     if draughts is not None:
         print(f"py-draughts {draughts.__version__} from {Path(draughts.__file__).parent}")
+    print(f"active core: {active_core()}")
+    if not (DAME_VENV / "bin").exists():
+        print(
+            f"dame-rs: no {DAME_VENV.name}/ (python3 -m venv {DAME_VENV.name} && "
+            f"{DAME_VENV.name}/bin/pip install dame-rs=={DAME_VERSION}); skipped"
+        )
     print()
 
     rows: list[Row] = []
@@ -355,11 +417,14 @@ def main(argv: list[str] | None = None) -> int:
         d = depths[name]
         exp = published(name, d)
         cls = getattr(draughts, THEIR_BOARDS[name]) if draughts and name in THEIR_BOARDS else None
-        jobs = make_jobs(name, d, draughts, cls, plain=not args.no_plain)
+        jobs = make_jobs(name, d, draughts, cls, plain=not args.no_plain, extra=args.compiled_extra)
         res = timed_interleaved(jobs, args.repeat)
 
         ours = res["ours"]
-        row = Row(name, d, ours, res.get("plain"), res.get("theirs"), res.get("turbo"))
+        row = Row(name, d, ours, res.get("pure"), res.get("compiled"), None)
+        row.ours_plain, row.theirs, row.theirs_own = res.get("plain"), res.get("theirs"), res.get("turbo")
+        if name == "international" and not args.ours_only:
+            row.dame = dame_perft(d + args.compiled_extra, args.repeat)
         status = check(name, d, ours.count)
         if status == "MISMATCH":
             failed = True
@@ -368,6 +433,24 @@ def main(argv: list[str] | None = None) -> int:
             f"  ours     perft()      {fmt_count(ours.count):>13}  {status:<14} "
             f"{ours.cpu:8.2f} CPU-s  {fmt_rate(ours):>8} leaves/CPU-s"
         )
+        for label, t, depth in (("pure", row.pure, d), ("compiled", row.compiled, d + args.compiled_extra)):
+            if t is None:
+                continue
+            st = check(name, depth, t.count)
+            failed = failed or st == "MISMATCH"
+            print(
+                f"  {label:<8} perft {depth:<2}    {fmt_count(t.count):>13}  {st:<14} "
+                f"{t.cpu:8.2f} CPU-s  {fmt_rate(t):>8} leaves/CPU-s"
+            )
+        if row.compiled is not None and row.pure is not None:
+            print(f"  ratio compiled/pure: {fmt_ratio(row.compiled, row.pure)}")
+        if (t := row.dame) is not None:
+            depth = d + args.compiled_extra
+            print(
+                f"  dame-rs  perft {depth:<2}    {fmt_count(t.count):>13}  {check(name, depth, t.count):<14} "
+                f"{t.cpu:8.2f} CPU-s  {fmt_rate(t):>8} leaves/CPU-s   (dame.perft, its own venv)"
+            )
+            print(f"  ratio compiled/dame-rs: {fmt_ratio(row.compiled, t)}")
         if (p := row.ours_plain) is not None:
             if p.count != ours.count:
                 failed = True
@@ -409,7 +492,21 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"Total CPU time {total:.1f} s.\n")
     print_markdown(rows, draughts is not None, not args.no_plain)
+    print()
+    print_core_markdown(rows, args.compiled_extra)
     return 1 if failed else 0
+
+
+def print_core_markdown(rows: list[Row], extra: int) -> None:
+    """The two cores side by side (and dame-rs on International)."""
+    print("| variant | pure depth | pure leaves/CPU-s | compiled depth | compiled | compiled/pure | dame-rs |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        dame = f"{fmt_rate(r.dame)} ({fmt_ratio(r.compiled, r.dame)} of it)" if r.dame else "—"
+        print(
+            f"| {r.name} | {r.depth} | {fmt_rate(r.pure)} | {r.depth + extra} | {fmt_rate(r.compiled)} | "
+            f"{fmt_ratio(r.compiled, r.pure)} | {dame} |"
+        )
 
 
 def print_markdown(rows: list[Row], with_theirs: bool, with_plain: bool) -> None:

@@ -37,8 +37,10 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -50,6 +52,7 @@ if str(ROOT) not in sys.path:
 
 from generator.lessons.check import CheckedLesson, check_file, check_text, lesson_files  # noqa: E402
 from generator.lessons.verify import Verifier  # noqa: E402
+from generator.rules.core import active_core  # noqa: E402
 
 TARGET_MEDIAN_MS = 10.0
 TARGET_WORST_MS = 1000.0
@@ -138,6 +141,8 @@ class Summary:
     worst_id: str
     median_nodes: float | None
     max_nodes: int | None
+    total_nodes: int
+    nodes_per_second: float
 
 
 def summarise(group: str, rows: list[Timed]) -> Summary:
@@ -151,24 +156,146 @@ def summarise(group: str, rows: list[Timed]) -> Summary:
         worst_id=f"{worst.variant}/{worst.id}",
         median_nodes=statistics.median(nodes) if nodes else None,
         max_nodes=max(nodes) if nodes else None,
+        total_nodes=sum(nodes),
+        nodes_per_second=nodes_per_second(rows),
     )
 
 
 def table(summaries: list[Summary]) -> str:
-    head = "| group | puzzles | median ms | worst ms | worst puzzle | median nodes | max nodes |"
-    lines = [head, "|---|---:|---:|---:|---|---:|---:|"]
+    head = "| group | puzzles | median ms | worst ms | worst puzzle | median nodes | max nodes | nodes/s |"
+    lines = [head, "|---|---:|---:|---:|---|---:|---:|---:|"]
     for s in summaries:
         med_nodes = "—" if s.median_nodes is None else f"{s.median_nodes:.0f}"
         max_nodes = "—" if s.max_nodes is None else str(s.max_nodes)
         lines.append(
             f"| {s.group} | {s.puzzles} | {s.median_ms:.2f} | {s.worst_ms:.2f} | {s.worst_id} | "
-            f"{med_nodes} | {max_nodes} |"
+            f"{med_nodes} | {max_nodes} | {s.nodes_per_second:,.0f} |"
         )
     return "\n".join(lines)
 
 
+def nodes_per_second(rows: list[Timed]) -> float:
+    """Solver nodes per second of proof time, over the puzzles that verify."""
+    ok = [r for r in rows if r.nodes is not None]
+    seconds = sum(r.ms for r in ok) / 1000
+    return sum(r.nodes or 0 for r in ok) / seconds if seconds > 0 else 0.0
+
+
+def solver_rates(margin: int, repeat: int) -> dict[str, dict[str, tuple[int, float]]]:
+    """The solver alone on the test puzzles (tests/search/catalog.py, draw goals left out), each
+    solved ``margin`` plies past its printed depth: label -> variant -> (nodes, best CPU seconds),
+    for the Python ``Solver`` on the pure generator (``pure``), the same ``Solver`` on the compiled
+    generator (``drop-in``), and the ``Solver`` with its ``forced`` in the compiled kernel
+    (``kernel``, ``generator.rules.core.make_prover``)."""
+    from generator.puzzles.search import Solver
+    from generator.rules import Position, get_variant
+    from generator.rules.core import COMPILED_AVAILABLE, make_generator
+    from tests.rules.kernel_solver import kernel_solver
+    from tests.search.catalog import SHOTS
+
+    shots = [s for s in SHOTS if s.goal != "draw"]
+
+    def make(label: str, variant):  # type: ignore[no-untyped-def]
+        if label == "kernel":
+            return kernel_solver(variant)
+        solver = Solver(variant)
+        solver.gen = make_generator(variant, "pure" if label == "pure" else "compiled")
+        return solver
+
+    labels = ["pure", "drop-in", "kernel"] if COMPILED_AVAILABLE else ["pure"]
+    out: dict[str, dict[str, tuple[int, float]]] = {}
+    for label in labels:
+        per: dict[str, tuple[int, float]] = {}
+        for shot in shots:
+            v = get_variant(shot.variant)
+            pos = Position.from_fen(v, shot.fen)
+            best = float("inf")
+            nodes = 0
+            for _ in range(repeat):
+                solver = make(label, v)
+                t0 = time.process_time()
+                nodes = solver.solve(pos, shot.goal, shot.depth + margin).nodes
+                best = min(best, time.process_time() - t0)
+            n0, c0 = per.get(v.name, (0, 0.0))
+            per[v.name] = (n0 + nodes, c0 + best)
+        out[label] = per
+    return out
+
+
+def print_solver_rates(margin: int, repeat: int) -> None:
+    rates = solver_rates(margin, repeat)
+    labels = list(rates)
+    print(f"\nsolver alone: test puzzles solved {margin} plies past their depth, best CPU time of {repeat}")
+    print(
+        "| variant | nodes | "
+        + " | ".join(f"{label} nodes/CPU-s" for label in labels)
+        + " | "
+        + " | ".join(f"{label}/pure" for label in labels[1:])
+        + " |"
+    )
+    print("|---|---:|" + "---:|" * (2 * len(labels) - 1))
+    variants = sorted(rates["pure"])
+    totals = {
+        label: (sum(n for n, _ in rates[label].values()), sum(c for _, c in rates[label].values())) for label in labels
+    }
+    for name, row in [*((v, {label: rates[label][v] for label in labels}) for v in variants), ("all", totals)]:
+        speed = {label: row[label][0] / row[label][1] if row[label][1] > 0 else float("inf") for label in labels}
+        print(
+            f"| {name} | {row['pure'][0]} | "
+            + " | ".join(f"{speed[label]:,.0f}" for label in labels)
+            + " | "
+            + " | ".join(f"{speed[label] / speed['pure']:.1f}×" for label in labels[1:])
+            + " |"
+        )
+
+
+def compare_cores(argv: list[str]) -> int:
+    """``--core both``: run this script once per core (DAMAS_PURE decides, in a fresh process) and
+    print solver nodes per second side by side."""
+    results = {}
+    for core in ("compiled", "pure"):
+        env = dict(os.environ)
+        env.pop("DAMAS_PURE", None)
+        if core == "pure":
+            env["DAMAS_PURE"] = "1"
+        args = [a for a in argv if a != "--json"]
+        out = subprocess.run(
+            [sys.executable, __file__, *args, "--core", "active", "--json"], env=env, capture_output=True, text=True
+        )
+        if out.returncode not in (0, 1):
+            print(out.stderr, file=sys.stderr)
+            return out.returncode
+        results[core] = json.loads(out.stdout)
+    print(f"python {platform.python_version()} on {platform.machine()}; solver nodes per second of proof time")
+    print(f"compiled run: core {results['compiled']['core']}; pure run: core {results['pure']['core']}\n")
+    print(
+        "| group | puzzles | nodes | compiled nodes/s | pure nodes/s | compiled/pure "
+        "| compiled median ms | pure median ms |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    pure_by = {s["group"]: s for s in results["pure"]["summaries"]}
+    for c in results["compiled"]["summaries"]:
+        p = pure_by.get(c["group"])
+        if p is None:
+            continue
+        ratio = c["nodes_per_second"] / p["nodes_per_second"] if p["nodes_per_second"] else float("nan")
+        print(
+            f"| {c['group']} | {c['puzzles']} | {c['total_nodes']} | {c['nodes_per_second']:,.0f} | "
+            f"{p['nodes_per_second']:,.0f} | {ratio:.2f}× | {c['median_ms']:.2f} | {p['median_ms']:.2f} |"
+        )
+    print_solver_rates(4, 3)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--core",
+        choices=("active", "pure", "both"),
+        default="active",
+        help="engine core: the active one (compiled when built), pure (DAMAS_PURE=1), or both side by side",
+    )
     ap.add_argument("paths", nargs="*", default=[str(ROOT / "lessons")], help="lesson files or folders")
     ap.add_argument("--repeat", type=int, default=3, help="runs per puzzle; the best counts (default 3)")
     ap.add_argument("--min-puzzles", type=int, default=20, help="add the test puzzles below this many")
@@ -185,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python {platform.python_version()} on {platform.machine()}; deep problems, {args.seconds:g} s each")
         print(report(run(args.seconds)))
         return 0
+    if args.core == "both":
+        return compare_cores([a for a in argv if not a.startswith("--core") and a not in ("both", "pure", "active")])
+    if args.core == "pure" and not os.environ.get("DAMAS_PURE"):
+        env = {**os.environ, "DAMAS_PURE": "1"}
+        return subprocess.run([sys.executable, __file__, *argv], env=env).returncode
 
     started = time.perf_counter()
     rows, n_files, failed_files = course_puzzles(args.paths, max(1, args.repeat))
@@ -210,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         payload = {
             "machine": {"python": platform.python_version(), "platform": platform.platform()},
+            "core": active_core(),
             "lesson_files": n_files,
             "lesson_files_with_errors": failed_files,
             "course_puzzles": course_count,
@@ -220,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         print(f"python {platform.python_version()} on {platform.machine()}; best of {args.repeat} run(s) per puzzle")
+        print(f"core: {active_core()}")
         print(
             f"{n_files} lesson file(s) ({failed_files} with check errors), {course_count} course puzzle(s)"
             + (f", {len(rows) - course_count} test puzzle(s)" if len(rows) > course_count else "")

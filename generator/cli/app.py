@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import click
 
 from ..rules import DamasError
+from ..rules.core import active_core
 from ..terminal import printable
 
 EXIT_CONTENT = 1
@@ -31,7 +32,9 @@ EXIT_TERMINATED = 143
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="damas", prog_name="damas")
+@click.version_option(
+    package_name="damas", prog_name="damas", message=f"%(prog)s, version %(version)s\ncore: {active_core()}"
+)
 def cli() -> None:
     """damas: verified draughts lessons, diagrams, rule pages and puzzle books."""
 

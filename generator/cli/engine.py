@@ -8,6 +8,7 @@ import time
 import click
 
 from ..rules import VARIANTS, DamasError, Variant
+from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game
 from ..rules.perft import divide, perft
@@ -18,11 +19,12 @@ from .common import RULE_OPTION, VARIANT, position_arg, with_rules
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the parameters as JSON.")
 def variants(as_json: bool) -> None:
-    """List the variants with their rule parameters."""
+    """List the variants with their rule parameters (and which engine core runs)."""
     rows = [_variant_summary(v) for v in VARIANTS.values()]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
+    click.echo(f"core: {active_core()}")
     for row in rows:
         click.echo(f"{row['name']:<14} {row['title_en']}")
         for key in ("board", "first", "men", "kings", "precedence", "capture_promotion", "goal", "draws"):

@@ -150,6 +150,50 @@ class MoveGenerator:
             kings |= tb
         return white, black, kings, turn ^ 1
 
+    def perft(self, white: int, black: int, kings: int, turn: int, depth: int, *, all_paths: bool = False) -> int:
+        """Leaf count ``depth`` plies below the position (rules-spec §1.10), the last ply counted in
+        bulk; ``all_paths`` counts every capture route as its own move."""
+        if depth < 0:
+            raise ValueError("depth must be at least 0")
+        if depth == 0:
+            return 1
+        apply = self.apply
+        if all_paths:
+
+            def moves(w: int, b: int, k: int, t: int) -> list[Move]:
+                return self.moves(w, b, k, t, merge=False)
+
+            def count(w: int, b: int, k: int, t: int) -> int:
+                return len(self.moves(w, b, k, t, merge=False))
+        else:
+            moves, count = self.moves, self.count
+
+        def walk(w: int, b: int, k: int, t: int, d: int) -> int:
+            if d == 1:
+                return count(w, b, k, t)
+            total = 0
+            for m in moves(w, b, k, t):
+                total += walk(*apply(w, b, k, t, m), d - 1)
+            return total
+
+        return walk(white, black, kings, turn, depth)
+
+    def children(
+        self, white: int, black: int, kings: int, turn: int, zobrist: Any = None, h: int = 0
+    ) -> tuple[bool, list[tuple[int, int, int, int, int]]]:
+        """``(captures, [(white, black, kings, turn, hash), ...])``: the position after each legal
+        move, in the order of ``moves()``; ``captures`` is True when the moves are captures.  With a
+        ``zobrist`` table (``generator.rules.core.make_zobrist``) and the hash ``h`` of this
+        position, each child carries its hash, else 0.  The compiled core does this without
+        building ``Move`` objects."""
+        state = (white, black, kings, turn)
+        moves = self.moves(white, black, kings, turn)
+        out = [
+            (*self.apply(white, black, kings, turn, m), zobrist.after(h, state, m) if zobrist is not None else 0)
+            for m in moves
+        ]
+        return bool(moves) and moves[0].captures != 0, out  # type: ignore[return-value]
+
     def unfiltered(self, white: int, black: int, kings: int, turn: int) -> tuple[list[Move], list[Move]]:
         """(every complete capture, ignoring precedence; every quiet move, ignoring compulsion):
         the moves the rules would allow without those two laws, to explain why a move is illegal."""
@@ -396,4 +440,36 @@ def _italian_key(
     )
 
 
-__all__ = ["BLACK", "WHITE", "MoveGenerator", "State"]
+class PureZobrist:
+    """Zobrist hashing with given keys (``keys[kind][square]``, kinds: white man, white king, black
+    man, black king): the pure twin of the compiled ``_core.Zobrist``, the algorithm of
+    ``generator.puzzles.search._Zobrist``."""
+
+    def __init__(self, keys: list[list[int]], black_to_move: int) -> None:
+        self.keys = keys
+        self.black_to_move = black_to_move
+
+    def hash(self, white: int, black: int, kings: int, turn: int) -> int:
+        h = self.black_to_move if turn else 0
+        for kind, bits in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
+            table = self.keys[kind]
+            while bits:
+                low = bits & -bits
+                h ^= table[low.bit_length() - 1]
+                bits ^= low
+        return h
+
+    def after(self, h: int, state: tuple[int, int, int, int], move: Move) -> int:
+        kings, turn = state[2], state[3]
+        keys = self.keys
+        own = 2 * turn
+        was_king = (kings >> move.origin) & 1
+        h ^= keys[own + was_king][move.origin]
+        h ^= keys[own + (1 if was_king or move.promotes else 0)][move.dest]
+        other = 2 - own
+        for sq in move.captured:
+            h ^= keys[other + ((kings >> sq) & 1)][sq]
+        return h ^ self.black_to_move
+
+
+__all__ = ["BLACK", "WHITE", "MoveGenerator", "PureZobrist", "State"]

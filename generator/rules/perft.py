@@ -16,31 +16,7 @@ def perft(pos: Position, depth: int, *, all_paths: bool = False) -> int:
     ``all_paths=True`` counts every capture route as its own move (the "all paths" column of the
     published tables; the kish crate's Turkish figures are of that kind).
     """
-    if depth < 0:
-        raise ValueError("depth must be at least 0")
-    if depth == 0:
-        return 1
-    gen = pos.variant.generator
-    apply = gen.apply
-    if all_paths:
-
-        def moves(w: int, b: int, k: int, t: int) -> list[Move]:
-            return gen.moves(w, b, k, t, merge=False)
-
-        def count(w: int, b: int, k: int, t: int) -> int:
-            return len(gen.moves(w, b, k, t, merge=False))
-    else:
-        moves, count = gen.moves, gen.count
-
-    def walk(w: int, b: int, k: int, t: int, d: int) -> int:
-        if d == 1:
-            return count(w, b, k, t)
-        total = 0
-        for m in moves(w, b, k, t):
-            total += walk(*apply(w, b, k, t, m), d - 1)
-        return total
-
-    return walk(*pos.state, depth)
+    return pos.variant.generator.perft(*pos.state, depth, all_paths=all_paths)
 
 
 def divide(pos: Position, depth: int, *, all_paths: bool = False) -> list[tuple[Move, int]]:

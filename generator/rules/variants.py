@@ -116,10 +116,11 @@ class Variant:
 
     @cached_property
     def generator(self) -> MoveGenerator:
-        """The compiled move generator for these rules (built once per variant)."""
-        from .movegen import MoveGenerator
+        """The move generator for these rules (built once per variant): the compiled core when it
+        was built, else the pure-Python one (``generator.rules.core`` chooses)."""
+        from .core import make_generator
 
-        return MoveGenerator(self)
+        return make_generator(self)
 
     @cached_property
     def max_pieces(self) -> int:
