@@ -15,20 +15,38 @@ from .common import VARIANT
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check(paths: tuple[str, ...], as_json: bool) -> None:
+@click.option(
+    "--glossary",
+    "glossary_file",
+    type=click.Path(dir_okay=False),
+    help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
+)
+def check(paths: tuple[str, ...], as_json: bool, glossary_file: str | None) -> None:
     """Verify every claim of the lessons under PATHS (default: lessons/)."""
     from ..lessons.check import check_paths
+    from ..lessons.glossary import GlossaryError, load_glossary
 
+    try:
+        glossary = load_glossary(glossary_file) if glossary_file else None
+    except GlossaryError as exc:
+        raise click.UsageError(str(exc)) from None
     started = time.perf_counter()
-    report = check_paths(paths or ("lessons",))
+    report = check_paths(paths or ("lessons",), glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()
     if as_json:
-        payload = {"ok": report.ok, "counts": counts, "errors": [e.as_dict() for e in report.errors]}
+        payload = {
+            "ok": report.ok,
+            "counts": counts,
+            "errors": [e.as_dict() for e in report.errors],
+            "warnings": [w.as_dict() for w in report.warnings],
+        }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         for error in report.errors:
             click.echo(str(error))
+        for warning in report.warnings:
+            click.echo(f"{warning.path}:{warning.line}:{warning.col}: warning: {warning.message}")
         summary = (
             f"{counts['files']} file(s), {counts['lessons']} lesson(s), {counts['diagrams']} diagram(s), "
             f"{counts['claims']} claim(s), {counts['puzzles']} puzzle(s) checked in {seconds:.2f} s"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
+from .glossary import Glossary, glossary_warnings
 from .markdown_safety import scan
 from .model import Lesson, build_lesson
 from .schema import validate
@@ -26,7 +27,7 @@ BOOK_SLUG = "livro-de-golpes"
 """Page name of a variant's puzzle book."""
 RESERVED_SLUGS = {"index", BOOK_SLUG}
 """Page names the build makes itself in each variant's folder: no lesson may take them."""
-ROOT_PAGES = {"index.html", "comparacao.html"}
+ROOT_PAGES = {"index.html", "comparacao.html", "glossario.html"}
 
 
 @dataclass
@@ -42,6 +43,8 @@ class CheckReport:
     files: list[str] = field(default_factory=list)
     lessons: list[CheckedLesson] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
+    warnings: list[SourceError] = field(default_factory=list)
+    """Wording that strays from the glossary: reported, never a failure."""
 
     @property
     def ok(self) -> bool:
@@ -119,8 +122,9 @@ def check_file(path: FsPath) -> tuple[CheckedLesson | None, list[SourceError]]:
     return check_text(text, shown)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
-    """Check every lesson under ``paths``; slugs must be unique within a variant."""
+def check_paths(paths: Iterable[str | os.PathLike[str]], glossary: Glossary | None = None) -> CheckReport:
+    """Check every lesson under ``paths``; slugs must be unique within a variant.  Wording is
+    compared with ``glossary`` (default: the bundled glossary of each lesson's language)."""
     report = CheckReport()
     files, errors = lesson_files(paths)
     report.errors.extend(errors)
@@ -148,6 +152,7 @@ def check_paths(paths: Iterable[str | os.PathLike[str]]) -> CheckReport:
         report.lessons.append(checked)
     report.errors.extend(_link_errors(report.lessons))
     report.errors.sort()
+    report.warnings = glossary_warnings(report.lessons, glossary)
     return report
 
 
