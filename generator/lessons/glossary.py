@@ -52,12 +52,29 @@ class Glossary:
                 pattern = re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])", re.IGNORECASE)
                 self._patterns.append((pattern, t))
 
+    def _quoted_spans(self, line: str) -> list[tuple[int, int]]:
+        """Column ranges between the language's opening and closing quote marks on one line."""
+        if not self.quotes:
+            return []
+        spans: list[tuple[int, int]] = []
+        start: int | None = None
+        for i, ch in enumerate(line):
+            if ch == self.quotes[0] and start is None:
+                start = i
+            elif ch == self.quotes[1] and start is not None:
+                spans.append((start, i))
+                start = None
+        return spans
+
     def findings(self, text: str) -> list[tuple[int, int, str]]:
         """(line, column, message) for each avoided form and straight quote in ``text``, 0-based."""
         out: list[tuple[int, int, str]] = []
         for k, line in enumerate(text.splitlines()):
+            quoted = self._quoted_spans(line)
             for pattern, t in self._patterns:
                 for m in pattern.finditer(line):
+                    if any(a <= m.start() < b for a, b in quoted):
+                        continue  # a word in quotes is mentioned, not used: “peão” in the FPD's text
                     out.append((k, m.start(), f"'{m.group(0)}': this course writes '{t.term}' (glossary)"))
             if self.quotes:
                 for m in re.finditer('"', line):
@@ -99,7 +116,9 @@ def parse_glossary(text: str, path: str) -> Glossary:
             )
         )
     quotes = data.get("quotes")
-    if quotes is not None and not (isinstance(quotes, list) and len(quotes) == 2 and all(isinstance(q, str) for q in quotes)):
+    if quotes is not None and not (
+        isinstance(quotes, list) and len(quotes) == 2 and all(isinstance(q, str) for q in quotes)
+    ):
         raise GlossaryError(f"{path}: 'quotes' must be a pair of marks")
     return Glossary(
         language=_text(data.get("language"), "'language'", path),

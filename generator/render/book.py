@@ -114,7 +114,7 @@ def book_data(book: Book) -> dict[str, Any]:
         "subtitle": "1 exercício com solução"
         if len(book.puzzles) == 1
         else f"{len(book.puzzles)} exercícios com soluções",
-        "note": "Todas as soluções foram provadas pelo motor de regras do damas.",
+        "note": "Todas as soluções foram provadas pelo motor de regras do programa damas.",
         "lang": "pt",
         "region": "BR",
         "words": {

@@ -63,7 +63,7 @@ class Words:
 PT = Words(
     home="Início",
     breadcrumbs="Você está em",
-    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do damas.",
+    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do programa damas.",
     home_title="Regras de damas",
     home_lead="As regras de cada modalidade, com diagramas. Todo lance citado foi conferido por um motor de regras.",
     contents="Nesta página",

@@ -108,7 +108,7 @@ def _book(title: str, subtitle: str, lessons: list[LessonItem], running: str) ->
         "title": title,
         "subtitle": subtitle,
         "running": running,
-        "note": "Todos os lances foram conferidos pelo motor de regras do damas.",
+        "note": "Todos os lances foram conferidos pelo motor de regras do programa damas.",
         "lang": "pt",
         "region": "BR",
         "words": WORDS_PT,
