@@ -151,6 +151,11 @@ def bundled_glossary(language: str) -> Glossary | None:
     return parse_glossary(path.read_text(encoding="utf-8"), f"{language}.yaml")
 
 
+def glossary_anchor(term: str) -> str:
+    """The glossary page's anchor of a term: "grande diagonal" -> "grande-diagonal"."""
+    return re.sub(r"[^\w]+", "-", term.lower()).strip("-")
+
+
 def glossary_warnings(lessons: Iterable[object], glossary: Glossary | None = None) -> list[SourceError]:
     """Warnings for every checked lesson (``CheckedLesson``) whose text strays from its language's
     glossary; ``glossary`` replaces the bundled one for every language when given."""

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from .. import __version__
 from ..lessons.check import BOOK_SLUG
+from ..lessons.glossary import bundled_glossary, glossary_anchor
 from .book import plan_books
 from .comparison import comparison_table
 from .site import Site
@@ -49,6 +50,12 @@ class Words:
     book_link: str
     comparison_caption: str
     rule: str
+    same_rule: str = "A mesma regra em"
+    previous: str = "Anterior"
+    following: str = "Próxima"
+    lessons_nav: str = "Lições desta modalidade"
+    glossary: str = "Glossário"
+    glossary_avoid: str = "Outras formas, que estas páginas não usam"
 
     def lessons_count(self, n: int) -> str:
         return f"{n} lição" if n == 1 else f"{n} lições"
@@ -96,6 +103,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["relsvg"] = lambda p: p.removeprefix("html/")
+    env.filters["anchor"] = glossary_anchor
     return env
 
 
@@ -111,6 +119,11 @@ def render_pages(site: Site, *, pdf: bool) -> dict[str, str]:
     if len(site.variants) > 1:
         pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
             table=comparison_table(site), title=PT.comparison, root="", wide=True, **common
+        )
+    glossary = bundled_glossary("pt-BR")
+    if glossary is not None:
+        pages["html/glossario.html"] = env.get_template("glossary.html.j2").render(
+            glossary=glossary, title=glossary.title, root="", **common
         )
     books = {b.variant.name: b for b in plan_books(site)}
     for v in site.variants:
