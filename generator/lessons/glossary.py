@@ -33,6 +33,14 @@ class Term:
     definition: str
     plural: str = ""
     avoid: tuple[str, ...] = ()
+    """Forms the checker warns about (whole words or phrases, any case)."""
+    shown: tuple[str, ...] = ()
+    """How the glossary page names the avoided forms (default: ``avoid``), when the checked phrases
+    are narrower than the word ("a jogada", not the participle in "peça tocada é peça jogada")."""
+
+    @property
+    def avoided_words(self) -> tuple[str, ...]:
+        return self.shown or self.avoid
 
 
 @dataclass(frozen=True)
@@ -105,14 +113,17 @@ def parse_glossary(text: str, path: str) -> Glossary:
         if not isinstance(item, dict):
             raise GlossaryError(f"{path}: term {i} must be a mapping")
         avoid = item.get("avoid", [])
-        if not isinstance(avoid, list) or not all(isinstance(a, str) and a.strip() for a in avoid):
-            raise GlossaryError(f"{path}: term {i}: 'avoid' must be a list of words")
+        shown = item.get("shown", [])
+        for name, value in (("avoid", avoid), ("shown", shown)):
+            if not isinstance(value, list) or not all(isinstance(a, str) and a.strip() for a in value):
+                raise GlossaryError(f"{path}: term {i}: '{name}' must be a list of words")
         terms.append(
             Term(
                 term=_text(item.get("term"), f"term {i}: 'term'", path),
                 definition=_text(item.get("definition"), f"term {i}: 'definition'", path),
                 plural=str(item.get("plural") or ""),
                 avoid=tuple(a.strip() for a in avoid),
+                shown=tuple(a.strip() for a in shown),
             )
         )
     quotes = data.get("quotes")

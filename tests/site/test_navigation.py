@@ -97,6 +97,8 @@ def test_the_glossary_page_lists_every_term_and_is_linked_from_home(course: Path
         i for i in ids if i in {glossary_anchor(t.term) for t in glossary.terms}
     ]
     assert "fileira" in ids and "grande-diagonal" in ids
+    # The page names the avoided words, not the narrower phrases the checker matches.
+    assert "não usam: jogada, meio-lance." in page.text and "a jogada" not in page.text
     assert "glossario.html" in [a.attrs["href"] for a in read_page(course / "index.html").all("a")]
 
 
