@@ -27,6 +27,7 @@ from .rules import DamasError, get_variant
 
 if TYPE_CHECKING:
     from .lessons.check import CheckReport
+    from .lessons.glossary import Glossary
 
 COURSE_FILE = "course.yaml"
 LESSONS_DIR = "lessons"
@@ -202,11 +203,15 @@ def variant_errors(course: Course, checked: list[Any]) -> list[SourceError]:
     ]
 
 
-def check_course(course: Course, paths: Iterable[str | os.PathLike[str]] | None = None) -> CheckReport:
+def check_course(
+    course: Course, paths: Iterable[str | os.PathLike[str]] | None = None, *, glossary: Glossary | None = None
+) -> CheckReport:
     """Check the course's lessons (or ``paths`` inside it), plus the course-level rules."""
     from .lessons.check import check_paths
 
-    report = check_paths(list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget)
+    report = check_paths(
+        list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget, glossary=glossary
+    )
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()
     return report

@@ -60,6 +60,12 @@ def starter_dir() -> Path:
     return _folder("generator", "starter")
 
 
+@cache
+def glossary_dir() -> Path:
+    """The bundled glossaries, one YAML file per language (``pt-BR.yaml``)."""
+    return _folder("generator.lessons", "glossary")
+
+
 def data_text(name: str) -> str:
     """A data file shipped at the top of the package (``course.schema.json``)."""
     return resources.files("generator").joinpath(name).read_text(encoding="utf-8")

@@ -17,22 +17,40 @@ from .place import COURSE_OPTION, locate_course
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @COURSE_OPTION
-def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None) -> None:
+@click.option(
+    "--glossary",
+    "glossary_file",
+    type=click.Path(dir_okay=False),
+    help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
+)
+def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None) -> None:
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
     from ..course import check_course
+    from ..lessons.glossary import GlossaryError, load_glossary
 
+    try:
+        glossary = load_glossary(glossary_file) if glossary_file else None
+    except GlossaryError as exc:
+        raise click.UsageError(str(exc)) from None
     started = time.perf_counter()
     # With PATHS and no --course, a course.yaml here (if any) still sets the course-level rules.
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
-    report = check_course(course, paths or None)
+    report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()
     if as_json:
-        payload = {"ok": report.ok, "counts": counts, "errors": [e.as_dict() for e in report.errors]}
+        payload = {
+            "ok": report.ok,
+            "counts": counts,
+            "errors": [e.as_dict() for e in report.errors],
+            "warnings": [w.as_dict() for w in report.warnings],
+        }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         for error in report.errors:
             click.echo(str(error))
+        for warning in report.warnings:
+            click.echo(f"{warning.path}:{warning.line}:{warning.col}: warning: {warning.message}")
         summary = (
             f"{counts['files']} file(s), {counts['lessons']} lesson(s), {counts['diagrams']} diagram(s), "
             f"{counts['claims']} claim(s), {counts['puzzles']} puzzle(s) checked in {seconds:.2f} s"

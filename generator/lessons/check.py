@@ -20,6 +20,7 @@ from urllib.parse import urlparse
 from ..inputfile import InputFileError, read_input
 from ..limits import limit, raise_hint
 from .bounds import lesson_bounds
+from .glossary import Glossary, glossary_warnings
 from .markdown_safety import count_links, parse, scan
 from .model import Lesson, build_lesson
 from .schema import validate
@@ -32,7 +33,7 @@ BOOK_SLUG = "livro-de-golpes"
 """Page name of a variant's puzzle book."""
 RESERVED_SLUGS = {"index", BOOK_SLUG}
 """Page names the build makes itself in each variant's folder: no lesson may take them."""
-ROOT_PAGES = {"index.html", "comparacao.html"}
+ROOT_PAGES = {"index.html", "comparacao.html", "glossario.html"}
 RESERVED_ID = re.compile(r"conteudo|exercicios|como-ler|indices|secao-[0-9]+|diagrama-[0-9]+")
 """Anchors the build makes on a lesson page itself (the main text, the puzzle list, the default
 anchors of sections and diagrams without an id): an author's id equal to one would give the page
@@ -52,6 +53,8 @@ class CheckReport:
     files: list[str] = field(default_factory=list)
     lessons: list[CheckedLesson] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
+    warnings: list[SourceError] = field(default_factory=list)
+    """Wording that strays from the glossary: reported, never a failure."""
 
     @property
     def ok(self) -> bool:
@@ -212,9 +215,12 @@ def check_file(path: FsPath, proof_budget: int | None = None) -> tuple[CheckedLe
     return check_text(text, shown, proof_budget)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]], proof_budget: int | None = None) -> CheckReport:
+def check_paths(
+    paths: Iterable[str | os.PathLike[str]], proof_budget: int | None = None, glossary: Glossary | None = None
+) -> CheckReport:
     """Check every lesson under ``paths``; slugs must be unique within a variant.  ``proof_budget``
-    (the course's setting) bounds each puzzle's proof in search nodes."""
+    (the course's setting) bounds each puzzle's proof in search nodes; wording is compared with
+    ``glossary`` (default: the bundled glossary of each lesson's language)."""
     report = CheckReport()
     files, errors = lesson_files(paths)
     report.errors.extend(errors)
@@ -242,6 +248,7 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], proof_budget: int | Non
         report.lessons.append(checked)
     report.errors.extend(_link_errors(report.lessons))
     report.errors.sort()
+    report.warnings = glossary_warnings(report.lessons, glossary)
     return report
 
 

@@ -14,6 +14,7 @@ from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
 from ..lessons.check import BOOK_SLUG
+from ..lessons.glossary import bundled_glossary, glossary_anchor
 from ..resources import jinja_loader, templates_dir
 from .book import DIFFICULTY_WORDS, plan_books
 from .comparison import comparison_table
@@ -58,6 +59,12 @@ class Words:
     print_hint: str = "Ao imprimir esta página saem só os exercícios; as soluções estão no PDF de soluções."
     hint: str = "Dica"
     material: str = "No fim"
+    same_rule: str = "A mesma regra em"
+    previous: str = "Anterior"
+    following: str = "Próxima"
+    lessons_nav: str = "Lições desta modalidade"
+    glossary: str = "Glossário"
+    glossary_avoid: str = "Outras formas, que estas páginas não usam"
 
     def lessons_count(self, n: int) -> str:
         return f"{n} lição" if n == 1 else f"{n} lições"
@@ -72,7 +79,7 @@ class Words:
 PT = Words(
     home="Início",
     breadcrumbs="Você está em",
-    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do damas.",
+    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do programa damas.",
     home_title="Regras de damas",
     home_lead="As regras de cada modalidade, com diagramas. Todo lance citado foi conferido por um motor de regras.",
     contents="Nesta página",
@@ -143,6 +150,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["relsvg"] = lambda p: p.removeprefix("html/")
+    env.filters["anchor"] = glossary_anchor
     return env
 
 
@@ -168,6 +176,11 @@ def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict
     if len(site.variants) > 1:
         pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
             table=comparison_table(site), title=t.comparison, root="", wide=True, **common
+        )
+    glossary = bundled_glossary("pt-BR")
+    if glossary is not None:
+        pages["html/glossario.html"] = env.get_template("glossary.html.j2").render(
+            glossary=glossary, title=glossary.title, root="", **common
         )
     books = {b.variant.name: b for b in plan_books(site)}
     for v in site.variants:

@@ -151,7 +151,7 @@ def _book(
         "title": title,
         "subtitle": subtitle,
         "running": running,
-        "note": "Todos os lances foram conferidos pelo motor de regras do damas.",
+        "note": "Todos os lances foram conferidos pelo motor de regras do programa damas.",
         "lang": "pt",
         "region": "BR",
         "words": {

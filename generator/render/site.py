@@ -35,6 +35,8 @@ class DiagramItem:
     caption_html: str
     caption_runs: list[dict[str, Any]]
     claim_texts: list[str] = field(default_factory=list)
+    see_also: list[tuple[str, str]] = field(default_factory=list)
+    """(variant title, link from this variant's folder) to the diagram of the same rule elsewhere."""
 
 
 @dataclass
@@ -90,6 +92,10 @@ class LessonItem:
     source: str
     sections: list[SectionItem]
     puzzles: list[PuzzleItem]
+    previous: tuple[str, str] | None = None
+    """(slug, title) of the lesson before this one in its variant, for the page's pager."""
+    following: tuple[str, str] | None = None
+    """(slug, title) of the lesson after this one."""
 
     @property
     def diagrams(self) -> list[DiagramItem]:
@@ -312,4 +318,42 @@ def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english:
     for v in variants:
         lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))
         items.append(VariantItem(v, lessons, english))
+    link_neighbours(items)
+    link_same_rules(items)
     return Site(items)
+
+
+def link_neighbours(items: list[VariantItem]) -> None:
+    """Previous/next between the lessons of each variant, in course order."""
+    for item in items:
+        for before, after in zip(item.lessons, item.lessons[1:], strict=False):
+            before.following = (after.slug, after.title)
+            after.previous = (before.slug, before.title)
+
+
+def link_same_rules(items: list[VariantItem]) -> None:
+    """Link each diagram that demonstrates a rule of the comparison page to the diagram of the same
+    rule in the other variants (the comparison's rows name the diagram ids)."""
+    from .comparison import ROWS  # the comparison module imports this one
+
+    rule_ids = {row.anchor for row in ROWS if row.anchor}
+    first: dict[str, dict[str, str]] = {}
+    for item in items:
+        for lesson in item.lessons:
+            for d in lesson.diagrams:
+                if d.anchor in rule_ids:
+                    first.setdefault(d.anchor, {}).setdefault(
+                        item.name, f"../{item.name}/{lesson.slug}.html#{d.anchor}"
+                    )
+    for item in items:
+        seen: set[str] = set()
+        for lesson in item.lessons:
+            for d in lesson.diagrams:
+                if d.anchor not in rule_ids or d.anchor in seen:
+                    continue
+                seen.add(d.anchor)
+                d.see_also = [
+                    (other.title, first[d.anchor][other.name])
+                    for other in items
+                    if other.name != item.name and other.name in first[d.anchor]
+                ]

@@ -61,7 +61,10 @@ PEAK = textwrap.dedent(
 
 def peak_kb(n: int) -> int:
     code = PEAK.format(bench=str(ROOT / "bench"))
-    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True, timeout=300)
+    # One compile thread and one malloc arena: the peak then depends on the document, not on how busy the
+    # machine is (more threads under load meant more arenas and a noisier peak).
+    env = {**os.environ, "RAYON_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
+    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return int(done.stdout.split()[-1])
 

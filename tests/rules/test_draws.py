@@ -596,6 +596,28 @@ def test_cbd_no_short_ending_outside_the_table(fen: str) -> None:
     assert_ongoing(g.status())
 
 
+@pytest.mark.parametrize(
+    ("fen", "creating"),
+    [
+        ("W:WKc1,Ke1,g7:BKa5", "g7-h8"),  # the third king is crowned
+        ("B:WKa3,Kc1,Kh2,f6:BKh8", "h8xa1"),  # the lone king takes the last man
+    ],
+)
+def test_cbd_three_kings_against_one_drawn_after_20_moves_each(fen: str, creating: str) -> None:
+    # Seed 000 (the CBD rules as a web summary): "three kings against one, the stronger side fails
+    # to win in twenty moves".  cbd has no rule of its own for it: once 3K v 1K is on the board
+    # no man is left to move and any capture changes the material, so B1's count (20 king moves
+    # each, from the last capture or man move) starts with the move that creates the ending and
+    # draws on its 40th ply, as the summary asks.  One ply before, the game goes on.
+    g = Game("brazilian", fen)
+    g.play(creating)
+    assert sorted(material(g.position)) == [(1, 0), (3, 0)]
+    assert g.counters.quiet == 0
+    walk(g, 40)  # walk asserts the game is still on after each of the first 39 plies
+    assert g.counters.quiet == 40
+    assert_draw(g.status(), "B1")
+
+
 def test_brazilian_fmjd64_gives_the_russian_rules() -> None:
     # R3 after 30 plies, where cbd's B1 needs 40.
     fen = "W:WKc1,Ke1,a3:BKh8,Kf8:H29"

@@ -182,6 +182,7 @@ def write_course(root: Path) -> Path:
 PAGES = [
     "index.html",
     "comparacao.html",
+    "glossario.html",
     "american/index.html",
     "american/regras.html",
     "american/golpes.html",
