@@ -14,6 +14,7 @@ from ..lessons.model import Diagram, Lesson, Puzzle
 from ..lessons.verify import DiagramProof, PuzzleProof
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
+from .interactive import Steps, View, diagram_replays, puzzle_play
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
 
@@ -33,6 +34,9 @@ class DiagramItem:
     caption_html: str
     caption_runs: list[dict[str, Any]]
     claim_texts: list[str] = field(default_factory=list)
+    fen: str = ""
+    replays: list[dict[str, Any]] = field(default_factory=list)
+    """Replay data of the lines claimed on the diagram (generator/render/interactive.py)."""
 
 
 @dataclass
@@ -61,6 +65,9 @@ class PuzzleItem:
     caption: str
     defences: list[str] = field(default_factory=list)
     """Key defences: "18x27: 31x22x13 …" (the defender's other reply and how the solver wins on)."""
+    fen: str = ""
+    play: dict[str, Any] | None = None
+    """The solve-on-the-board data (generator/render/interactive.py), None when unproven."""
 
 
 @dataclass
@@ -74,6 +81,8 @@ class LessonItem:
     source: str
     sections: list[SectionItem]
     puzzles: list[PuzzleItem]
+    step_svgs: dict[str, Svg] = field(default_factory=dict)
+    """Step diagrams of the interactive replays and puzzles (build-root path -> SVG)."""
 
     @property
     def diagrams(self) -> list[DiagramItem]:
@@ -110,6 +119,7 @@ class Site:
                     out[d.svg_path] = d.svg
                 for p in lesson.puzzles:
                     out[p.svg_path] = p.svg
+                out.update(lesson.step_svgs)
         return out
 
 
@@ -180,6 +190,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
+    steps = Steps()
     for i, s in enumerate(lesson.sections):
         items = []
         for d in s.diagrams:
@@ -198,6 +209,13 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                     caption_html=inline_html(caption),
                     caption_runs=inline_runs(caption),
                     claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
+                    fen=d.position.fen(),
+                    replays=diagram_replays(
+                        d.position,
+                        d.claims,
+                        View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
+                        steps,
+                    ),
                 )
             )
         sections.append(
@@ -210,7 +228,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
             )
         )
     puzzles = [
-        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where)) for n, p in enumerate(lesson.puzzles, start=1)
+        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), steps)
+        for n, p in enumerate(lesson.puzzles, start=1)
     ]
     return LessonItem(
         variant=lesson.variant,
@@ -222,10 +241,13 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         source=lesson.path,
         sections=sections,
         puzzles=puzzles,
+        step_svgs=steps.svgs,
     )
 
 
-def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None) -> PuzzleItem:
+def plan_puzzle(
+    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
+) -> PuzzleItem:
     pos = p.position
     texts: list[str] = []
     cur = pos
@@ -261,6 +283,19 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | Non
         difficulty=level,
         caption=p.caption or "",
         defences=defences,
+        fen=pos.fen(),
+        play=None
+        if proof is None or steps is None
+        else puzzle_play(
+            pos,
+            p.stipulation,
+            proof.moves,
+            key=f"{v}/{lesson.slug}/{p.id}",
+            hint=", ".join(themes),
+            profile=lesson.profile,
+            view=View(lang=_lang(lesson.language)),
+            steps=steps,
+        ),
     )
 
 
