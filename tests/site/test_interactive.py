@@ -477,6 +477,7 @@ def test_screenshots(page: Any, site: Path) -> None:
     page.get_by_role("button", name="Próximo lance").first.click()
     page.locator("figure.diagram").first.screenshot(path=str(SHOTS / "interactive-replay.png"))
     _editor(page, site)
+    page.select_option("#ed-variant", "american")
     page.fill("#ed-fen-in", "W:W21,22,K30:B9,10,K5")
     page.click("#ed-read")
     page.screenshot(path=str(SHOTS / "interactive-editor.png"), full_page=True)

@@ -13,7 +13,18 @@ import pytest
 from generator.build import MANIFEST
 from generator.rules import get_variant
 
-from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
+from .helpers import (
+    PAGES,
+    PDFS,
+    PRINTSETS,
+    SUMMARY,
+    SVGS,
+    Built,
+    assert_scripts_inert,
+    local_target,
+    read_page,
+    step_files,
+)
 
 RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src", "embed": "src"}
 
@@ -24,9 +35,11 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
         {f"html/{p}" for p in PAGES}
         | {f"html/svg/{s}" for s in SVGS}
         | {f"pdf/{p}" for p in PDFS + PRINTSETS}
-        | {"html/style.css", MANIFEST}
+        | {"html/style.css", "html/damas.js", MANIFEST}
     )
-    assert files == expected
+    steps = {f"html/{s}" for name in PAGES for s in step_files((built.html / name).read_text(encoding="utf-8"))}
+    assert steps and all(s.startswith("html/svg/passos/") for s in steps)
+    assert files == expected | steps
     assert not (built.out / "_typst").exists()
     assert [p.name for p in built.out.parent.iterdir() if p.name.startswith(".")] == []
 
@@ -63,7 +76,7 @@ def test_page_is_well_formed_and_self_contained(built: Built, name: str) -> None
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     assert duplicates == [], f"{name}: duplicate ids {duplicates}"
 
-    assert page.all("script") == [], f"{name}: pages carry no script"
+    assert_scripts_inert(path.read_text(encoding="utf-8"), page, name)
     for e in page.elements:
         handlers = [a for a in e.attrs if a.startswith("on")]
         assert handlers == [], f"{name}:{e.line}: <{e.tag}> has event handler attributes {handlers}"
@@ -130,6 +143,7 @@ def test_every_diagram_file_is_used_by_a_page(built: Built) -> None:
             target = local_target(path, img.attrs["src"])
             assert target is not None
             used.add(target[0])
+        used |= {(built.html / s).resolve() for s in step_files(path.read_text(encoding="utf-8"))}
     files = {p.resolve() for p in (built.html / "svg").rglob("*.svg")}
     assert files - used == set(), "diagram files no page shows"
 
