@@ -194,14 +194,14 @@ def solution_tree(
 
 
 def _move_json(pos: Position, m: Move) -> dict[str, Any]:
+    """A move for the page: its text, origin and destination, and for a capture its landing squares
+    and the pieces it takes (a quiet move's path is just from-to, so it is left out)."""
     name = pos.square_name
-    return {
-        "t": pos.move_text(m, long=True),
-        "from": name(m.origin),
-        "to": name(m.dest),
-        "path": [name(s) for s in m.path],
-        "cap": [name(s) for s in m.captured],
-    }
+    out: dict[str, Any] = {"t": pos.move_text(m, long=True), "from": name(m.origin), "to": name(m.dest)}
+    if m.captured:
+        out["path"] = [name(s) for s in m.path]
+        out["cap"] = [name(s) for s in m.captured]
+    return out
 
 
 def puzzle_game(tree: TreeNode, view: View, steps: Steps) -> dict[str, Any]:
@@ -210,7 +210,7 @@ def puzzle_game(tree: TreeNode, view: View, steps: Steps) -> dict[str, Any]:
 
     def add(node: TreeNode, svg: str | None, alt: str | None) -> int:
         index = len(nodes)
-        entry: dict[str, Any] = {"svg": svg, "alt": alt, "fen": node.position.fen()}
+        entry: dict[str, Any] = {"svg": svg, "alt": alt}
         nodes.append(entry)
         pos = node.position
         if node.done:
