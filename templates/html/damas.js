@@ -208,6 +208,7 @@
     var other = d.side === "brancas" ? "pretas" : "brancas";
     var intro = status.textContent;
     var node, selected, busy, finished;
+    var round = 0; /* bumped on restart, so a defence still on its timer is dropped */
 
     function say(text, kind) {
       status.textContent = text;
@@ -294,7 +295,9 @@
         draw();
         say("Bom lance: " + m.t + ". As " + other + " respondem…", "good");
         b.preload(d.nodes[after.reply.next].svg);
+        var mine = round;
         window.setTimeout(function () {
+          if (mine !== round) return;
           busy = false;
           node = d.nodes[after.reply.next];
           b.show(node.svg, node.alt);
@@ -328,6 +331,7 @@
     }
 
     function start() {
+      round += 1;
       node = d.nodes[0];
       selected = null;
       busy = false;
@@ -349,6 +353,8 @@
         act.focus();
       }
       if (what === "solution") {
+        round += 1;
+        busy = false;
         var box = panel.querySelector(".solve-replay");
         box.hidden = false;
         finished = true;
