@@ -13,18 +13,8 @@ import pytest
 from generator.build import MANIFEST
 from generator.rules import get_variant
 
-from .helpers import (
-    PAGES,
-    PDFS,
-    PRINTSETS,
-    SUMMARY,
-    SVGS,
-    Built,
-    assert_scripts_inert,
-    local_target,
-    read_page,
-    step_files,
-)
+from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
+from .helpers import assert_scripts_inert, step_files
 
 RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src", "embed": "src"}
 
@@ -35,11 +25,13 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
         {f"html/{p}" for p in PAGES}
         | {f"html/svg/{s}" for s in SVGS}
         | {f"pdf/{p}" for p in PDFS + PRINTSETS}
-        | {"html/style.css", "html/damas.js", MANIFEST}
+        | {"html/style.css", MANIFEST}
     )
+    # the interactive pages: their script, and the step diagrams their data names
     steps = {f"html/{s}" for name in PAGES for s in step_files((built.html / name).read_text(encoding="utf-8"))}
     assert steps and all(s.startswith("html/svg/passos/") for s in steps)
-    assert files == expected | steps
+    expected |= {"html/damas.js"} | steps
+    assert files == expected
     assert not (built.out / "_typst").exists()
     assert [p.name for p in built.out.parent.iterdir() if p.name.startswith(".")] == []
 
