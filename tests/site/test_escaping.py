@@ -16,7 +16,8 @@ from generator.render.html import environment, render_pages
 from generator.render.markdown import inline_html, to_html
 from generator.rules import get_variant
 
-from .helpers import assert_scripts_inert, parse_html_text
+from .helpers import parse_html_text
+from .page_scripts import assert_scripts_inert
 
 SCRIPT = "<script>alert(1)</script>"
 HANDLER = '<b onmouseover="alert(2)">negrito</b>'

@@ -14,7 +14,7 @@ from generator.build import MANIFEST
 from generator.rules import get_variant
 
 from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
-from .helpers import assert_scripts_inert, step_files
+from .page_scripts import assert_scripts_inert, step_files
 
 RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src", "embed": "src"}
 
