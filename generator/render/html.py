@@ -18,6 +18,7 @@ from ..lessons.glossary import bundled_glossary, glossary_anchor
 from ..resources import jinja_loader, templates_dir
 from .book import DIFFICULTY_WORDS, plan_books
 from .comparison import comparison_table
+from .interactive import editor_tables
 from .site import Site
 
 if TYPE_CHECKING:
@@ -201,4 +202,20 @@ def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict
                 **{**common, "lang": lesson.language},
             )
     pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    pages.update(interactive_pages(env, site, common))
     return pages
+
+
+def interactive_pages(env: Environment, site: Site, common: dict[str, Any]) -> dict[str, str]:
+    """The script of the interactive diagrams and the position editor (every variant of the engine,
+    the site's own first)."""
+    from ..rules.variants import VARIANTS
+
+    ordered = [v.variant for v in site.variants]
+    ordered += [v for v in VARIANTS.values() if v.name not in {o.name for o in ordered}]
+    return {
+        "html/damas.js": (TEMPLATES / "damas.js").read_text(encoding="utf-8"),
+        "html/editor.html": env.get_template("editor.html.j2").render(
+            tables=editor_tables(ordered), title="Editor de posições", root="", **common
+        ),
+    }

@@ -16,6 +16,7 @@ from ..puzzles.themes import DIFFICULTY_WORDS, THEMES
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material
+from .interactive import Steps, View, diagram_replays, puzzle_play
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
 
@@ -37,6 +38,9 @@ class DiagramItem:
     claim_texts: list[str] = field(default_factory=list)
     see_also: list[tuple[str, str]] = field(default_factory=list)
     """(variant title, link from this variant's folder) to the diagram of the same rule elsewhere."""
+    fen: str = ""
+    replays: list[dict[str, Any]] = field(default_factory=list)
+    """Replay data of the lines claimed on the diagram (generator/render/interactive.py)."""
 
 
 @dataclass
@@ -75,6 +79,9 @@ class PuzzleItem:
     """A small diagram of the final position, for lines long enough to need one."""
     final_svg: Svg | None = None
     final_alt: str = ""
+    fen: str = ""
+    play: dict[str, Any] | None = None
+    """The solve-on-the-board data (generator/render/interactive.py), None when unproven."""
 
     @property
     def level_words(self) -> str:
@@ -96,6 +103,8 @@ class LessonItem:
     """(slug, title) of the lesson before this one in its variant, for the page's pager."""
     following: tuple[str, str] | None = None
     """(slug, title) of the lesson after this one."""
+    step_svgs: dict[str, Svg] = field(default_factory=dict)
+    """Step diagrams of the interactive replays and puzzles (build-root path -> SVG)."""
 
     @property
     def diagrams(self) -> list[DiagramItem]:
@@ -136,6 +145,7 @@ class Site:
                     out[p.svg_path] = p.svg
                     if p.final_svg_path and p.final_svg is not None:
                         out[p.final_svg_path] = p.final_svg
+                out.update(lesson.step_svgs)
         return out
 
 
@@ -206,6 +216,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
+    steps = Steps()
     for i, s in enumerate(lesson.sections):
         items = []
         for d in s.diagrams:
@@ -224,6 +235,13 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                     caption_html=inline_html(caption),
                     caption_runs=inline_runs(caption),
                     claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
+                    fen=d.position.fen(),
+                    replays=diagram_replays(
+                        d.position,
+                        d.claims,
+                        View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
+                        steps,
+                    ),
                 )
             )
         sections.append(
@@ -236,7 +254,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
             )
         )
     puzzles = [
-        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where)) for n, p in enumerate(lesson.puzzles, start=1)
+        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), steps)
+        for n, p in enumerate(lesson.puzzles, start=1)
     ]
     return LessonItem(
         variant=lesson.variant,
@@ -248,6 +267,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         source=lesson.path,
         sections=sections,
         puzzles=puzzles,
+        step_svgs=steps.svgs,
     )
 
 
@@ -255,7 +275,9 @@ FINAL_DIAGRAM_PLIES = 5
 """Lines of at least this many plies get a small diagram of the final position in the answer key."""
 
 
-def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None) -> PuzzleItem:
+def plan_puzzle(
+    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
+) -> PuzzleItem:
     pos = p.position
     texts: list[str] = []
     moves: list[Move] = []
@@ -300,6 +322,19 @@ def plan_puzzle(lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | Non
         answer=answer_text(pos, moves, branches),
         material=material(cur),
         comment=comment(themes, pos, cur, p.goal, p.pieces),
+        fen=pos.fen(),
+        play=None
+        if proof is None or steps is None
+        else puzzle_play(
+            pos,
+            p.stipulation,
+            proof.moves,
+            key=f"{v}/{lesson.slug}/{p.id}",
+            hint=", ".join(themes),
+            profile=lesson.profile,
+            view=View(lang=_lang(lesson.language)),
+            steps=steps,
+        ),
     )
     if len(moves) >= FINAL_DIAGRAM_PLIES:
         item.final_svg_path = f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}-fim.svg"

@@ -24,7 +24,7 @@ from generator.rules import VARIANTS
 from generator.scaffold import Starter, write_starter
 from generator.serve import error_page, inject
 
-from ..site.helpers import CHROMIUM_ARGS, chromium_path
+from ..site.helpers import chromium_path
 
 LESSON = Path("lessons/american/rules.yaml")
 
@@ -158,28 +158,24 @@ def test_rebuilds_on_save_and_shows_errors(running: Running) -> None:
 
 
 @pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (apt-get install -y chromium)")
-def test_browser_follows_edits(running: Running) -> None:
+def test_browser_follows_edits(running: Running, browser: Any) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
-        try:
-            page: Any = browser.new_page()
-            outside: list[str] = []
-            page.on("request", lambda r: None if r.url.startswith("http://127.0.0.1") else outside.append(r.url))
-            page.goto(f"http://127.0.0.1:{running.port}/american/rules.html")
-            expect = sync_api.expect
-            expect(page.locator("h1")).to_contain_text("Getting started")
-            running.edit("title: Getting started", "title: Opening moves")
-            expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
-            running.edit('"9-13", ', "")
-            errors = page.locator("#damas-errors")
-            expect(errors).to_contain_text("lessons/american/rules.yaml:", timeout=20_000)
-            expect(errors).to_contain_text("claimed exactly 6 legal move(s)")
-            running.edit('moves: ["9-14"', 'moves: ["9-13", "9-14"')
-            expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
-            expect(page.locator("#damas-errors")).to_have_count(0)
-            assert outside == []
-        finally:
-            browser.close()
+    page: Any = browser.new_page()  # the session's browser (tests/conftest.py)
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith("http://127.0.0.1") else outside.append(r.url))
+    page.goto(f"http://127.0.0.1:{running.port}/american/rules.html")
+    expect = sync_api.expect
+    expect(page.locator("h1")).to_contain_text("Getting started")
+    running.edit("title: Getting started", "title: Opening moves")
+    expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
+    running.edit('"9-13", ', "")
+    errors = page.locator("#damas-errors")
+    expect(errors).to_contain_text("lessons/american/rules.yaml:", timeout=20_000)
+    expect(errors).to_contain_text("claimed exactly 6 legal move(s)")
+    running.edit('moves: ["9-14"', 'moves: ["9-13", "9-14"')
+    expect(page.locator("h1")).to_contain_text("Opening moves", timeout=20_000)
+    expect(page.locator("#damas-errors")).to_have_count(0)
+    assert outside == []
+    page.close()
     stop(running)
     assert not running.tmp.exists()

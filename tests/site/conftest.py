@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import CHROMIUM_ARGS, TIMINGS, Built, chromium_path, write_course
+from .helpers import TIMINGS, Built, write_course
 
 
 @pytest.fixture
@@ -39,21 +39,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_sep("-", "damas build timings (noted, not asserted)")
         for line in TIMINGS:
             terminalreporter.write_line(line)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's chromium through PyPI playwright; never downloads a browser."""
-    exe = chromium_path()
-    if exe is None:
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

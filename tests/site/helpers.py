@@ -189,6 +189,7 @@ PAGES = [
     "american/livro-de-golpes.html",
     "brazilian/index.html",
     "brazilian/inicio.html",
+    "editor.html",
 ]
 SVGS = [
     "american/regras-01.svg",

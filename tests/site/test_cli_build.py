@@ -11,7 +11,7 @@ from generator.cli import main
 from generator.output import MARKER
 from generator.rules import DamasError
 
-from .helpers import PDFS, PRINTSETS, SUMMARY, leftovers, read_page
+from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, leftovers, read_page
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -31,7 +31,7 @@ def test_format_html_writes_no_pdf(lessons_dir: Path, tmp_path: Path, capsys: py
     assert code == 0, err
     m = SUMMARY.fullmatch(stdout.strip().splitlines()[-1])
     assert m, stdout
-    assert int(m["pdfs"]) == 0 and int(m["pages"]) == 9  # 8 of the course and the glossary
+    assert int(m["pdfs"]) == 0 and int(m["pages"]) == len(PAGES)
     assert not (out / "pdf").exists()
     assert all(not f.endswith(".pdf") for f in files(out))
     for page in (out / "html").rglob("*.html"):
@@ -81,7 +81,7 @@ def test_several_variants_and_formats_in_python(lessons_dir: Path, tmp_path: Pat
     out = tmp_path / "site"
     summary = build(out, lessons=[lessons_dir], variants=["brazilian"], formats=["html"], jobs=1)
     assert summary.variants == ["brazilian"]
-    assert summary.pdfs == 0 and summary.pages == 4  # home, glossary, variant index, one lesson
+    assert summary.pdfs == 0 and summary.pages == 5  # home, glossary, editor, variant index, one lesson
     assert (out / "html" / "brazilian" / "inicio.html").is_file()
     assert not (out / "html" / "american").exists()
 

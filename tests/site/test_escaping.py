@@ -17,6 +17,7 @@ from generator.render.markdown import inline_html, to_html
 from generator.rules import get_variant
 
 from .helpers import parse_html_text
+from .page_scripts import assert_scripts_inert
 
 SCRIPT = "<script>alert(1)</script>"
 HANDLER = '<b onmouseover="alert(2)">negrito</b>'
@@ -26,7 +27,7 @@ QUOTES = '" onerror="alert(3)'
 
 def assert_inert(html: str, where: str) -> None:
     page = parse_html_text(html, where)
-    assert page.all("script") == [], f"{where}: a <script> element was produced"
+    assert_scripts_inert(html, page, where)
     assert page.all("b") == [], f"{where}: a <b> element was produced from text"
     for e in page.elements:
         handlers = [a for a in e.attrs if a.startswith("on")]
@@ -103,11 +104,17 @@ def test_pages_escape_every_text_field(lessons_dir: Path) -> None:
     puzzle.themes = [EVIL]
     puzzle.defences = [EVIL]
     puzzle.alt = evil_alt
+    assert puzzle.play is not None
+    puzzle.play["hint"] = EVIL  # author text (the themes) inside the solve panel's JSON
 
     pages = render_pages(site, pdf=True)
     for path, html in pages.items():
         if path.endswith(".html"):
             assert_inert(html, path)
+    golpes_page = pages["html/american/golpes.html"]
+    blocks = assert_scripts_inert(golpes_page, parse_html_text(golpes_page), "golpes")
+    hints = [b["hint"] for b in blocks if "hint" in b]
+    assert hints == [EVIL], "the hostile hint stays data, whole"
 
     rules_page = parse_html_text(pages["html/american/regras.html"])
     assert SCRIPT in rules_page.text and HANDLER in rules_page.text, "the text is shown, escaped"

@@ -15,6 +15,7 @@ from generator.output import MARKER
 from generator.rules import get_variant
 
 from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, SVGS, Built, local_target, read_page
+from .page_scripts import assert_scripts_inert, step_files
 
 RESOURCE_ATTRS = {"link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src", "embed": "src"}
 
@@ -27,6 +28,10 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
         | {f"pdf/{p}" for p in PDFS + PRINTSETS}
         | {"html/style.css", MANIFEST, MARKER}
     )
+    # the interactive pages: their script, and the step diagrams their data names
+    steps = {f"html/{s}" for name in PAGES for s in step_files((built.html / name).read_text(encoding="utf-8"))}
+    assert steps and all(s.startswith("html/svg/passos/") for s in steps)
+    expected |= {"html/damas.js"} | steps
     assert files == expected
     assert not (built.out / "_typst").exists()
     assert [p.name for p in built.out.parent.iterdir() if p.name.startswith(".")] == []
@@ -64,7 +69,7 @@ def test_page_is_well_formed_and_self_contained(built: Built, name: str) -> None
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     assert duplicates == [], f"{name}: duplicate ids {duplicates}"
 
-    assert page.all("script") == [], f"{name}: pages carry no script"
+    assert_scripts_inert(path.read_text(encoding="utf-8"), page, name)
     for e in page.elements:
         handlers = [a for a in e.attrs if a.startswith("on")]
         assert handlers == [], f"{name}:{e.line}: <{e.tag}> has event handler attributes {handlers}"
@@ -131,6 +136,7 @@ def test_every_diagram_file_is_used_by_a_page(built: Built) -> None:
             target = local_target(path, img.attrs["src"])
             assert target is not None
             used.add(target[0])
+        used |= {(built.html / s).resolve() for s in step_files(path.read_text(encoding="utf-8"))}
     files = {p.resolve() for p in (built.html / "svg").rglob("*.svg")}
     assert files - used == set(), "diagram files no page shows"
 
