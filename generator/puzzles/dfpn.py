@@ -105,7 +105,7 @@ class DfpnSolver(Solver):
         if self.stip.goal == "draw" or self._in_leaf:
             return super().forced(state, plies, h)
         if h is None:
-            h = self._z.hash(*state)
+            h = self._hash(*state)
         known = self._known(h, plies)
         if known is not None:
             return known
@@ -116,7 +116,7 @@ class DfpnSolver(Solver):
 
     def proven_within(self, state: State) -> int | None:
         """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
-        return self.proven.get(self._z.hash(*state))
+        return self.proven.get(self._hash(*state))
 
     def _need(self, state: State, limit: int) -> int | None:
         """The fewest plies (at least 0) within which the goal is forced, None beyond ``limit``:
@@ -125,7 +125,7 @@ class DfpnSolver(Solver):
             return super()._need(state, limit)
         if not self.forced(state, limit):
             return None
-        h = self._z.hash(*state)
+        h = self._hash(*state)
         best = max(0, min(limit, self.proven.get(h, limit)))
         while best > 0 and self.forced(state, best - 1, h):
             best = max(0, min(best - 1, self.proven.get(h, best - 1)))

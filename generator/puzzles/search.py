@@ -136,13 +136,17 @@ class _Zobrist:
 _ZOBRIST: dict[int, _Zobrist] = {}
 
 
-def zobrist(pos: Position) -> int:
-    """A 64-bit hash of placement and side to move (the same for equal positions)."""
-    size = pos.variant.geometry.size
+def _zobrist_table(size: int) -> _Zobrist:
+    """The keys for boards of ``size`` bits (made once: the same seed gives the same keys)."""
     z = _ZOBRIST.get(size)
     if z is None:
         z = _ZOBRIST[size] = _Zobrist(size)
-    return z.hash(*pos.state)
+    return z
+
+
+def zobrist(pos: Position) -> int:
+    """A 64-bit hash of placement and side to move (the same for equal positions)."""
+    return _zobrist_table(pos.variant.geometry.size).hash(*pos.state)
 
 
 @dataclass
@@ -190,7 +194,7 @@ class Solver:
         self.table: dict[int, tuple[int, int, int]] = {}
         """Zobrist hash -> (fewest plies known to force the goal, most plies known not to, the move
         index that decided it last)."""
-        self._z = _Zobrist(variant.geometry.size)
+        self._z = _zobrist_table(variant.geometry.size)
         self.losing = variant.goal is GameGoal.LOSING
         self.stip = Stipulation("win")
         self.attacker = WHITE
@@ -201,6 +205,8 @@ class Solver:
         self._kernel_base = 0
         if self._prover is not None:
             self._prover.tick = self._kernel_tick
+        self._hash: Callable[[int, int, int, int], int] = self._z.hash if self._prover is None else self._prover.hash
+        """The Zobrist hash of a position (in C with the compiled core; the same value)."""
 
     @property
     def compiled(self) -> bool:
@@ -281,7 +287,7 @@ class Solver:
         if self.nodes >= self._next_tick:
             self._tick()
         if h is None:
-            h = self._z.hash(*state)
+            h = self._hash(*state)
         entry = self.table.get(h)
         if entry is not None:
             if plies >= entry[0]:

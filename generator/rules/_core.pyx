@@ -910,7 +910,12 @@ cdef class Prover:
         self.attacker = attacker
         self.root_balance = root_balance
         self.root_kings = root_kings
-        self._alloc(1 << 14)
+        if self.tcount or self.tmask + 1 != (1 << 14):
+            self._alloc(1 << 14)
+
+    def hash(self, white, black, kings, int turn):
+        """The Zobrist hash of a position with this prover's keys."""
+        return self.zob.hash(white, black, kings, turn)
 
     @property
     def table_size(self):
