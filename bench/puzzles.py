@@ -347,7 +347,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.deep:
         from bench.deep import report, run
 
-        print(f"python {platform.python_version()} on {platform.machine()}; deep problems, {args.seconds:g} s each")
+        print(
+            f"python {platform.python_version()} on {platform.machine()}; core: {active_core()}; "
+            f"deep problems, {args.seconds:g} s each"
+        )
         print(report(run(args.seconds)))
         return 0
     if args.solvers:
