@@ -27,6 +27,8 @@ Usage::
     python3 bench/puzzles.py --with-tests --json
     python3 bench/puzzles.py --check             # exit 1 when the target is missed
     python3 bench/puzzles.py --deep --seconds 60 # the deep problems, df-pn and reference
+    python3 bench/puzzles.py --solvers --repeat 1  # solver nodes per CPU-second: pure, drop-in, compiled
+    python3 bench/puzzles.py --core both         # both cores side by side, then the --solvers table
 
 Exit status: 0; 1 with ``--check`` when the target is missed; 2 when a puzzle does not verify and
 ``--check`` is given (its time is still reported, marked ``error``).
