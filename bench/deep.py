@@ -6,6 +6,9 @@ forces the goal within the problem's length (the key proven, every other first m
 problem passes when the only solution is the published key.  Each search gets ``seconds`` per
 problem; past it the problem is "undecided" for that search.  Target (issue 13, a benchmark, not a
 test): every problem proven with its uniqueness within 10 s by the df-pn search.
+
+Both searches run on the active engine core (compiled when built: the depth-first search in C, df-pn
+expanding its nodes there); ``DAMAS_PURE=1 python3 bench/puzzles.py --deep`` times the pure reference.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ Usage::
     python3 bench/puzzles.py --with-tests --json
     python3 bench/puzzles.py --check             # exit 1 when the target is missed
     python3 bench/puzzles.py --deep --seconds 60 # the deep problems, df-pn and reference
+    python3 bench/puzzles.py --solvers --repeat 1  # solver nodes per CPU-second: pure, drop-in, compiled
+    python3 bench/puzzles.py --core both         # both cores side by side, then the --solvers table
 
 Exit status: 0; 1 with ``--check`` when the target is missed; 2 when a puzzle does not verify and
 ``--check`` is given (its time is still reported, marked ``error``).
@@ -181,40 +183,72 @@ def nodes_per_second(rows: list[Timed]) -> float:
     return sum(r.nodes or 0 for r in ok) / seconds if seconds > 0 else 0.0
 
 
-def solver_rates(margin: int, repeat: int) -> dict[str, dict[str, tuple[int, float]]]:
-    """The solver alone on the test puzzles (tests/search/catalog.py, draw goals left out), each
-    solved ``margin`` plies past its printed depth: label -> variant -> (nodes, best CPU seconds),
-    for the Python ``Solver`` on the pure generator (``pure``), the same ``Solver`` on the compiled
-    generator (``drop-in``), and the ``Solver`` with its ``forced`` in the compiled kernel
-    (``kernel``, ``generator.rules.core.make_prover``)."""
+SOLVERS = {
+    "pure": ("Solver", "pure"),
+    "drop-in": ("Solver", "drop-in"),
+    "compiled": ("Solver", "compiled"),
+    "df-pn pure": ("DfpnSolver", "pure"),
+    "df-pn compiled": ("DfpnSolver", "compiled"),
+}
+"""label -> (solver class, core): ``pure`` is the reference (Python search, pure generator),
+``drop-in`` the Python search on the compiled generator (what the solvers did before they used the
+kernel), ``compiled`` the search as it runs now (``forced`` in ``_core.Prover``)."""
+
+
+def make_solver(label: str, variant):  # type: ignore[no-untyped-def]
+    from generator.puzzles.dfpn import DfpnSolver
     from generator.puzzles.search import Solver
-    from generator.rules import Position, get_variant
-    from generator.rules.core import COMPILED_AVAILABLE, make_generator
-    from tests.rules.kernel_solver import kernel_solver
+
+    cls_name, core = SOLVERS[label]
+    cls = DfpnSolver if cls_name == "DfpnSolver" else Solver
+    solver = cls(variant, core="compiled" if core == "drop-in" else core)
+    if core == "drop-in":
+        solver._prover = None  # the Python forced() and expansion on the compiled generator
+    return solver
+
+
+def solver_workload(margin: int) -> list[tuple[object, str, int]]:
+    """(position, goal, depth) of the solver benchmark: the test puzzles (tests/search/catalog.py)
+    and the bundled puzzles (lessons/*/golpes.yaml), draw goals left out, each ``margin`` plies
+    past its printed depth (what the cook search asks)."""
+    from generator.rules import Position
     from tests.search.catalog import SHOTS
 
-    shots = [s for s in SHOTS if s.goal != "draw"]
+    work: list[tuple[object, str, int]] = [
+        (Position.from_fen(s.variant, s.fen), s.goal, s.depth + margin) for s in SHOTS if s.goal != "draw"
+    ]
+    for path in sorted((ROOT / "lessons").glob("*/golpes.yaml")):
+        checked, _ = check_file(path)
+        if checked is not None:
+            work += [
+                (p.position, p.stipulation, len(p.solution) + margin)
+                for p in checked.lesson.puzzles
+                if p.goal != "draw"
+            ]
+    return work
 
-    def make(label: str, variant):  # type: ignore[no-untyped-def]
-        if label == "kernel":
-            return kernel_solver(variant)
-        solver = Solver(variant)
-        solver.gen = make_generator(variant, "pure" if label == "pure" else "compiled")
-        return solver
 
-    labels = ["pure", "drop-in", "kernel"] if COMPILED_AVAILABLE else ["pure"]
+def solver_rates(margin: int, repeat: int) -> dict[str, dict[str, tuple[int, float]]]:
+    """The solvers alone on :func:`solver_workload`: label -> variant -> (nodes, best CPU seconds)
+    for every entry of :data:`SOLVERS` (only the pure ones without the compiled core).  Both cores
+    count the same nodes (tests/search/test_compiled_solver.py), so nodes per CPU-second compare
+    like for like."""
+    from generator.rules.core import COMPILED_AVAILABLE
+
+    work = solver_workload(margin)
+    labels = list(SOLVERS) if COMPILED_AVAILABLE else ["pure", "df-pn pure"]
     out: dict[str, dict[str, tuple[int, float]]] = {}
     for label in labels:
         per: dict[str, tuple[int, float]] = {}
-        for shot in shots:
-            v = get_variant(shot.variant)
-            pos = Position.from_fen(v, shot.fen)
+        for pos, goal, depth in work:
+            v = pos.variant  # type: ignore[attr-defined]
             best = float("inf")
             nodes = 0
             for _ in range(repeat):
-                solver = make(label, v)
+                solver = make_solver(label, v)
+                gc.collect()
                 t0 = time.process_time()
-                nodes = solver.solve(pos, shot.goal, shot.depth + margin).nodes
+                nodes = solver.solve(pos, goal, depth).nodes
                 best = min(best, time.process_time() - t0)
             n0, c0 = per.get(v.name, (0, 0.0))
             per[v.name] = (n0 + nodes, c0 + best)
@@ -225,26 +259,30 @@ def solver_rates(margin: int, repeat: int) -> dict[str, dict[str, tuple[int, flo
 def print_solver_rates(margin: int, repeat: int) -> None:
     rates = solver_rates(margin, repeat)
     labels = list(rates)
-    print(f"\nsolver alone: test puzzles solved {margin} plies past their depth, best CPU time of {repeat}")
+    ratios = [(a, b) for a, b in (("compiled", "pure"), ("drop-in", "pure"), ("df-pn compiled", "df-pn pure"))]
+    ratios = [(a, b) for a, b in ratios if a in rates and b in rates]
+    print(f"\nsolver alone: test and bundled puzzles solved {margin} plies past their depth, best CPU time of {repeat}")
+    print("(nodes/CPU-s; a node is one forced() call, or one df-pn visit; both cores count the same nodes)")
     print(
-        "| variant | nodes | "
-        + " | ".join(f"{label} nodes/CPU-s" for label in labels)
+        "| variant | nodes | df-pn nodes | "
+        + " | ".join(labels)
         + " | "
-        + " | ".join(f"{label}/pure" for label in labels[1:])
+        + " | ".join(f"{a} / {b}" for a, b in ratios)
         + " |"
     )
-    print("|---|---:|" + "---:|" * (2 * len(labels) - 1))
+    print("|---|---:|---:|" + "---:|" * (len(labels) + len(ratios)))
     variants = sorted(rates["pure"])
     totals = {
         label: (sum(n for n, _ in rates[label].values()), sum(c for _, c in rates[label].values())) for label in labels
     }
-    for name, row in [*((v, {label: rates[label][v] for label in labels}) for v in variants), ("all", totals)]:
+    rows = [*((v, {label: rates[label][v] for label in labels}) for v in variants), ("all", totals)]
+    for name, row in rows:
         speed = {label: row[label][0] / row[label][1] if row[label][1] > 0 else float("inf") for label in labels}
         print(
-            f"| {name} | {row['pure'][0]} | "
+            f"| {name} | {row['pure'][0]} | {row['df-pn pure'][0]} | "
             + " | ".join(f"{speed[label]:,.0f}" for label in labels)
             + " | "
-            + " | ".join(f"{speed[label] / speed['pure']:.1f}×" for label in labels[1:])
+            + " | ".join(f"{speed[a] / speed[b]:.1f}×" for a, b in ratios)
             + " |"
         )
 
@@ -283,7 +321,7 @@ def compare_cores(argv: list[str]) -> int:
             f"| {c['group']} | {c['puzzles']} | {c['total_nodes']} | {c['nodes_per_second']:,.0f} | "
             f"{p['nodes_per_second']:,.0f} | {ratio:.2f}× | {c['median_ms']:.2f} | {p['median_ms']:.2f} |"
         )
-    print_solver_rates(4, 3)
+    print_solver_rates(4, 1)
     return 0
 
 
@@ -305,12 +343,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     ap.add_argument("--deep", action="store_true", help="time bench/data/deep-problems.yaml instead")
     ap.add_argument("--seconds", type=float, default=60.0, help="--deep: time limit per problem and search")
+    ap.add_argument("--solvers", action="store_true", help="only the solver-alone table (nodes per CPU-second)")
+    ap.add_argument("--margin", type=int, default=4, help="--solvers: plies past each test puzzle's depth")
     args = ap.parse_args(argv)
     if args.deep:
         from bench.deep import report, run
 
-        print(f"python {platform.python_version()} on {platform.machine()}; deep problems, {args.seconds:g} s each")
+        print(
+            f"python {platform.python_version()} on {platform.machine()}; core: {active_core()}; "
+            f"deep problems, {args.seconds:g} s each"
+        )
         print(report(run(args.seconds)))
+        return 0
+    if args.solvers:
+        print_solver_rates(args.margin, max(1, args.repeat))
         return 0
     if args.core == "both":
         return compare_cores([a for a in argv if not a.startswith("--core") and a not in ("both", "pure", "active")])

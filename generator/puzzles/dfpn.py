@@ -36,6 +36,8 @@ INF = 1 << 40
 """An infinite proof or disproof number."""
 
 State = tuple[int, int, int, int]
+Kid = tuple[State, int, int]
+"""A child of an expanded node: (position, Zobrist hash, its number of legal moves)."""
 
 EXPANDED_LIMIT = 400_000
 """Expanded nodes kept for re-entry; the cache starts over beyond this (memory stays bounded)."""
@@ -51,17 +53,21 @@ class DfpnSolver(Solver):
     """A :class:`Solver` whose ``forced`` question is answered by df-pn (draw goal excepted)."""
 
     def __init__(
-        self, variant: Variant, profile: DrawProfile | str | None = None, budget: Budget | None = None
+        self,
+        variant: Variant,
+        profile: DrawProfile | str | None = None,
+        budget: Budget | None = None,
+        core: str | None = None,
     ) -> None:
-        super().__init__(variant, profile, budget)
+        super().__init__(variant, profile, budget, core)
         self.proven: dict[int, int] = {}
         """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
         self.disproven: dict[int, int] = {}
         """Zobrist hash -> most plies known not to force it (_NEVER: the attacker has lost)."""
         self.work: dict[tuple[int, int], tuple[int, int]] = {}
-        self.expanded: dict[int, tuple[bool | None, int, list[tuple[Move, int, int]]]] = {}
-        """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
         """(hash, plies) -> (proof number, disproof number) of nodes still open."""
+        self.expanded: dict[int, tuple[bool | None, int, list[Kid]]] = {}
+        """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
         self.leaf_plies = LEAF_PLIES
         self._in_leaf = False
         self.proved_count = 0
@@ -99,7 +105,7 @@ class DfpnSolver(Solver):
         if self.stip.goal == "draw" or self._in_leaf:
             return super().forced(state, plies, h)
         if h is None:
-            h = self._z.hash(*state)
+            h = self._hash(*state)
         known = self._known(h, plies)
         if known is not None:
             return known
@@ -110,7 +116,7 @@ class DfpnSolver(Solver):
 
     def proven_within(self, state: State) -> int | None:
         """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
-        return self.proven.get(self._z.hash(*state))
+        return self.proven.get(self._hash(*state))
 
     def _need(self, state: State, limit: int) -> int | None:
         """The fewest plies (at least 0) within which the goal is forced, None beyond ``limit``:
@@ -119,7 +125,7 @@ class DfpnSolver(Solver):
             return super()._need(state, limit)
         if not self.forced(state, limit):
             return None
-        h = self._z.hash(*state)
+        h = self._hash(*state)
         best = max(0, min(limit, self.proven.get(h, limit)))
         while best > 0 and self.forced(state, best - 1, h):
             best = max(0, min(best - 1, self.proven.get(h, best - 1)))
@@ -148,6 +154,23 @@ class DfpnSolver(Solver):
         if got is not None:
             return got
         return (n, 1) if parent_attacks else (1, n)
+
+    def _child_numbers(self, kids: list[Kid], below: int, attacker: bool) -> list[tuple[int, int]]:
+        """``_numbers`` of every child (inlined: this is df-pn's innermost loop)."""
+        proven, disproven, work = self.proven.get, self.disproven.get, self.work.get
+        out = []
+        for _, ch, n in kids:
+            p = proven(ch)
+            if p is not None and below >= p:
+                out.append((0, INF))
+                continue
+            d = disproven(ch)
+            if d is not None and below <= d:
+                out.append((INF, 0))
+                continue
+            got = work((ch, below))
+            out.append(got if got is not None else ((n, 1) if attacker else (1, n)))
+        return out
 
     def _prove(self, h: int, at: int) -> None:
         self.proved_count += 1
@@ -197,13 +220,14 @@ class DfpnSolver(Solver):
         below = plies - 1
         key = (h, plies)
         while True:
-            nums = [self._numbers(ch, below, n, attacker) for _, ch, n in kids]
+            nums = self._child_numbers(kids, below, attacker)
+            firsts, seconds = zip(*nums, strict=True)
             if attacker:
-                pn = min(n[0] for n in nums)
-                dn = min(INF, sum(n[1] for n in nums))
+                pn = min(firsts)
+                dn = min(INF, sum(seconds))
             else:
-                pn = min(INF, sum(n[0] for n in nums))
-                dn = min(n[1] for n in nums)
+                pn = min(INF, sum(firsts))
+                dn = min(seconds)
             if pn == 0 or dn == 0:
                 self.work.pop(key, None)
                 self._settle(h, plies, floor, kids, attacker, pn == 0)
@@ -213,25 +237,29 @@ class DfpnSolver(Solver):
                 return
             self.work[key] = (pn, dn)
             i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
-            move, ch, _ = kids[i]
-            self._mid(self.gen.apply(*state, move), ch, below, cthpn, cthdn)
+            child, ch, _ = kids[i]
+            self._mid(child, ch, below, cthpn, cthdn)
 
-    def _expand(self, state: State, h: int) -> tuple[bool | None, int, list[tuple[Move, int, int]]]:
+    def _expand(self, state: State, h: int) -> tuple[bool | None, int, list[Kid]]:
         """The node's own verdict, the fewest plies at which the bound does not cut it off, and
-        its children with their hashes (kept: df-pn comes back to a node many times)."""
-        moves = self.gen.moves(*state)
-        decided = self._achieved(state, moves)
-        if decided is not None:
-            entry: tuple[bool | None, int, list[tuple[Move, int, int]]] = (decided, 0, [])
+        its children with their hashes (kept: df-pn comes back to a node many times).
+
+        df-pn+ initial numbers come from mobility: a defence with one reply (a forced capture) is
+        as cheap to prove as one leaf, a defence with ten replies costs ten.  With the compiled
+        core one kernel call (``Prover.expand``) gives all of it; the pure path computes the same.
+        """
+        if self._prover is not None:
+            decided, captures, raw = self._prover.expand(*state, h)
+            kids = [((w, b, k, t), ch, n or 1) for w, b, k, t, ch, n in raw]
         else:
-            floor = -QUIESCENCE_PLIES + 1 if moves[0].captures else 1
-            after, apply, count = self._z.after, self.gen.apply, self.gen.count
-            kids = []
-            for m in moves:
-                # df-pn+ initial numbers from mobility: a defence with one reply (a forced capture)
-                # is as cheap to prove as one leaf, a defence with ten replies costs ten.
-                n = max(1, count(*apply(*state, m)))
-                kids.append((m, after(h, state, m), n))
+            captures, raw = self.gen.children(*state, self._z, h)
+            decided = self._decide(state, len(raw), captures)
+            count = self.gen.count
+            kids = [((w, b, k, t), ch, max(1, count(w, b, k, t))) for w, b, k, t, ch in raw] if decided is None else []
+        if decided is not None:
+            entry: tuple[bool | None, int, list[Kid]] = (decided, 0, [])
+        else:
+            floor = -QUIESCENCE_PLIES + 1 if captures else 1
             entry = (None, floor, kids)
         if len(self.expanded) >= EXPANDED_LIMIT:
             self.expanded.clear()
@@ -262,9 +290,7 @@ class DfpnSolver(Solver):
             cthpn = INF if thpn >= INF else min(INF, thpn - pn + other)
         return index, cthpn, cthdn
 
-    def _settle(
-        self, h: int, plies: int, floor: int, kids: list[tuple[Move, int, int]], attacker: bool, won: bool
-    ) -> None:
+    def _settle(self, h: int, plies: int, floor: int, kids: list[Kid], attacker: bool, won: bool) -> None:
         """Record a decided node with the widest depth range its children justify."""
         below = [(self.proven.get(ch, _NEVER), self.disproven.get(ch, -_NEVER)) for _, ch, _ in kids]
         if won:

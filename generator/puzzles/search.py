@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..rules.core import make_generator, make_prover
 from ..rules.game import Game, Outcome
 from ..rules.geometry import WHITE
 from ..rules.move import Move
@@ -135,13 +136,17 @@ class _Zobrist:
 _ZOBRIST: dict[int, _Zobrist] = {}
 
 
-def zobrist(pos: Position) -> int:
-    """A 64-bit hash of placement and side to move (the same for equal positions)."""
-    size = pos.variant.geometry.size
+def _zobrist_table(size: int) -> _Zobrist:
+    """The keys for boards of ``size`` bits (made once: the same seed gives the same keys)."""
     z = _ZOBRIST.get(size)
     if z is None:
         z = _ZOBRIST[size] = _Zobrist(size)
-    return z.hash(*pos.state)
+    return z
+
+
+def zobrist(pos: Position) -> int:
+    """A 64-bit hash of placement and side to move (the same for equal positions)."""
+    return _zobrist_table(pos.variant.geometry.size).hash(*pos.state)
 
 
 @dataclass
@@ -169,26 +174,44 @@ class Solver:
     """
 
     def __init__(
-        self, variant: Variant, profile: DrawProfile | str | None = None, budget: Budget | None = None
+        self,
+        variant: Variant,
+        profile: DrawProfile | str | None = None,
+        budget: Budget | None = None,
+        core: str | None = None,
     ) -> None:
+        """``core``: ``None`` (the active core: compiled when built), ``"pure"`` (the reference
+        Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built)."""
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
         self._next_tick = 1024
         self.progress: Callable[[Solver], None] | None = None
         """Called every few thousand nodes (a progress display); may raise to stop the search."""
-        self.gen = variant.generator
+        self.gen = variant.generator if core is None else make_generator(variant, core)
         self.profile = profile
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int]] = {}
         """Zobrist hash -> (fewest plies known to force the goal, most plies known not to, the move
         index that decided it last)."""
-        self._z = _Zobrist(variant.geometry.size)
+        self._z = _zobrist_table(variant.geometry.size)
         self.losing = variant.goal is GameGoal.LOSING
         self.stip = Stipulation("win")
         self.attacker = WHITE
         self.root_balance = 0
         self.root_kings = 0
+        self._prover = make_prover(self.gen, self._z.keys, self._z.black_to_move, self.losing, QUIESCENCE_PLIES)
+        """The compiled ``forced`` (``_core.Prover``) when the generator is compiled, else None."""
+        self._kernel_base = 0
+        if self._prover is not None:
+            self._prover.tick = self._kernel_tick
+        self._hash: Callable[[int, int, int, int], int] = self._z.hash if self._prover is None else self._prover.hash
+        """The Zobrist hash of a position (in C with the compiled core; the same value)."""
+
+    @property
+    def compiled(self) -> bool:
+        """True when ``forced`` runs in the compiled kernel."""
+        return self._prover is not None
 
     def start_clock(self) -> None:
         """Reset the node count and the clock the budget is measured against."""
@@ -213,6 +236,8 @@ class Solver:
         self.root_kings = self._kings(root.state)
         self.table.clear()
         self.start_clock()
+        if self._prover is not None and stip.goal != "draw":
+            self._prover.prepare(stip.goal, stip.pieces, self.attacker, self.root_balance, self.root_kings)
 
     # -- goal tests -----------------------------------------------------------------------------
 
@@ -229,12 +254,16 @@ class Solver:
 
         ``moves`` are the legal moves of the side to move here.
         """
-        if not moves:  # the game is over: the side to move has no move
+        return self._decide(state, len(moves), bool(moves) and bool(moves[0].captures))
+
+    def _decide(self, state: tuple[int, int, int, int], n_moves: int, captures: bool) -> bool | None:
+        """``_achieved`` from the number of legal moves and whether they are captures."""
+        if not n_moves:  # the game is over: the side to move has no move
             # Winning the game meets every goal but a draw: a defender never "escapes" losing two
             # pieces by losing the game instead.
             attacker_wins = (state[3] == self.attacker) == self.losing
             return attacker_wins and self.stip.goal != "draw"
-        if self.stip.goal in ("win", "draw") or moves[0].captures:
+        if self.stip.goal in ("win", "draw") or captures:
             return None  # material only counts in quiet positions
         if self.stip.goal == "gain":
             return True if self._balance(state) - self.root_balance >= self.stip.pieces else None
@@ -248,12 +277,17 @@ class Solver:
         The table keeps, per position (Zobrist hash ``h``), the fewest plies known to win and the
         most plies known not to: forcing within n plies implies forcing within more, so one entry
         answers every depth outside that window.
+
+        With the compiled core the same search runs in C (``_core.Prover``: same move order, same
+        table policy, same node count); this Python body is the reference (``DAMAS_PURE=1``).
         """
+        if self._prover is not None:
+            return self._kernel_forced(state, plies, h)
         self.nodes += 1
         if self.nodes >= self._next_tick:
             self._tick()
         if h is None:
-            h = self._z.hash(*state)
+            h = self._hash(*state)
         entry = self.table.get(h)
         if entry is not None:
             if plies >= entry[0]:
@@ -287,6 +321,23 @@ class Solver:
             refuted = max(refuted, bound)
         self.table[h] = (proven, refuted, best)
         return decided
+
+    def _kernel_forced(self, state: tuple[int, int, int, int], plies: int, h: int | None) -> bool:
+        p = self._prover
+        self._kernel_base = self.nodes - p.nodes
+        p.next_tick = p.nodes + (self._next_tick - self.nodes)
+        try:
+            return p.forced(*state, plies, h)
+        finally:
+            self.nodes = self._kernel_base + p.nodes
+
+    def _kernel_tick(self) -> None:
+        """The kernel reached the solver's next tick: bring the node count up to date and check
+        the budget (BudgetExceeded leaves ``forced`` through the kernel)."""
+        p = self._prover
+        self.nodes = self._kernel_base + p.nodes
+        self._tick()
+        p.next_tick = p.nodes + (self._next_tick - self.nodes)
 
     def draw_forced(self, game: Game, plies: int) -> bool:
         """As ``forced`` for the draw goal, which needs the game history (repetition, counters).

@@ -834,6 +834,10 @@ cdef class Prover:
     cdef int goal, pieces, attacker, root_balance, root_kings
     cdef public long long nodes
     cdef public long long node_limit
+    cdef public object tick
+    """Called (no arguments) when ``nodes`` reaches ``next_tick``: a budget or progress check,
+    which may raise to stop the search (the exception comes out of ``forced``)."""
+    cdef public long long next_tick
     cdef TTEntry* table
     cdef size_t tmask, tcount
 
@@ -847,6 +851,8 @@ cdef class Prover:
         self.quiescence = quiescence
         self.nodes = 0
         self.node_limit = 0
+        self.tick = None
+        self.next_tick = 0
         self._alloc(1 << 14)
 
     def __dealloc__(self):
@@ -904,7 +910,12 @@ cdef class Prover:
         self.attacker = attacker
         self.root_balance = root_balance
         self.root_kings = root_kings
-        self._alloc(1 << 14)
+        if self.tcount or self.tmask + 1 != (1 << 14):
+            self._alloc(1 << 14)
+
+    def hash(self, white, black, kings, int turn):
+        """The Zobrist hash of a position with this prover's keys."""
+        return self.zob.hash(white, black, kings, turn)
 
     @property
     def table_size(self):
@@ -924,6 +935,40 @@ cdef class Prover:
             return bool(self._forced(w, b, k, turn, plies, hh))
         finally:
             self.core.top = top
+
+    def expand(self, white, black, kings, int turn, h):
+        """A df-pn node in one call: ``(decided, captures, children)``.
+
+        ``decided`` is what ``Solver._achieved`` says of the position (True / False: the node
+        decides the goal by itself, None: search on); ``children`` is one ``(white, black, kings,
+        turn, hash, replies)`` per legal move in the order of ``moves()``, ``replies`` being the
+        child's legal move count (df-pn's initial proof numbers); empty when decided.
+        """
+        cdef u128 w, b, k, w2, b2, k2
+        cdef int start = self.core.top, n, i, d, c
+        cdef unsigned long long hh, ch
+        cdef bint captures
+        cdef list out = []
+        as128(white, &w)
+        as128(black, &b)
+        as128(kings, &k)
+        check_turn(turn)
+        hh = PyLong_AsUnsignedLongLongMask(h)
+        try:
+            n = self.core._generate(w, b, k, turn, 1)
+            captures = n > 0 and self.core.stack[start].captures != 0
+            d = self._achieved(w, b, k, turn, n, captures)
+            if d != -1:
+                return bool(d), captures, out
+            for i in range(n):
+                w2, b2, k2 = w, b, k
+                self.core._apply(&self.core.stack[start + i], &w2, &b2, &k2, turn)
+                ch = self.zob._after(hh, k, turn, &self.core.stack[start + i])
+                c = self.core._count(w2, b2, k2, turn ^ 1, 1)
+                out.append((py128(w2), py128(b2), py128(k2), turn ^ 1, PyLong_FromUnsignedLongLong(ch), c))
+            return None, captures, out
+        finally:
+            self.core.top = start
 
     cdef int _achieved(self, u128 w, u128 b, u128 k, int turn, int n, bint captures) noexcept nogil:
         """Search.Solver._achieved: 1 / 0 when this node decides the goal by itself, -1 to search on."""
@@ -952,6 +997,8 @@ cdef class Prover:
             raise NodeLimitReached(f"node limit {self.node_limit} reached")
         if (self.nodes & 4095) == 0 and PyErr_CheckSignals() < 0:  # Ctrl-C stops a long proof
             return -1
+        if self.tick is not None and self.nodes >= self.next_tick:
+            self.tick()
         e = self._find(h)
         if e != NULL:
             if plies >= e.proven:

@@ -105,7 +105,19 @@ def make_prover(gen: MoveGenerator, keys: list[list[int]], black_to_move: int, l
     """
     if _CORE is None or not isinstance(gen, CompiledMoveGenerator):
         return None
-    return _CORE.Prover(gen.core, _CORE.Zobrist(keys, black_to_move), losing, quiescence)
+    return _CORE.Prover(gen.core, _compiled_zobrist(keys, black_to_move), losing, quiescence)
+
+
+_ZOBRISTS: dict[tuple[tuple[int, ...], ...], Any] = {}
+
+
+def _compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
+    """One compiled Zobrist table per key set (immutable; a solver is built per puzzle)."""
+    ident = (*(tuple(row) for row in keys), (black_to_move,))
+    z = _ZOBRISTS.get(ident)
+    if z is None:
+        z = _ZOBRISTS[ident] = _CORE.Zobrist(keys, black_to_move)  # type: ignore[union-attr]
+    return z
 
 
 def active_core() -> str:

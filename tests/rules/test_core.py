@@ -249,8 +249,8 @@ def test_the_kernel_proves_what_the_python_solver_proves() -> None:
         v = get_variant(shot.variant)
         pos = Position.from_fen(v, shot.fen)
         for depth in (shot.depth, shot.depth + 3):
-            pure = Solver(v)
-            pure.gen = make_generator(v, "pure")
+            pure = Solver(v, core="pure")
+            assert not pure.compiled
             want = pure.solve(pos, shot.goal, depth)
             got = kernel_solver(v).solve(pos, shot.goal, depth)
             where = f"{shot.id} at depth {depth}"

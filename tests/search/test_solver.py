@@ -359,8 +359,11 @@ class NeverStores(dict):
 
 
 class NoTableSolver(Solver):
+    """The reference Python search (pure core: the compiled kernel keeps its own table) with a
+    table that forgets."""
+
     def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **kwargs, core="pure")
         self.table = NeverStores()
 
 
