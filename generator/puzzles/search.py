@@ -31,6 +31,7 @@ from ..rules.core import make_generator, make_prover
 from ..rules.game import Game, Outcome
 from ..rules.geometry import WHITE
 from ..rules.move import Move
+from ..rules.movegen import PureZobrist
 from ..rules.position import Position
 from ..rules.variants import Goal as GameGoal
 
@@ -100,37 +101,14 @@ class Stipulation:
         return f"gain:{self.pieces}" if self.goal == "gain" else self.goal
 
 
-class _Zobrist:
-    """Random keys per (square, piece kind) and for the side to move."""
+class _Zobrist(PureZobrist):
+    """Random keys per (square, piece kind) and for the side to move, the same for every search on a
+    board of this size (hashing itself is :class:`~generator.rules.movegen.PureZobrist`)."""
 
     def __init__(self, size: int) -> None:
         rng = random.Random(20261129)
-        self.keys = [[rng.getrandbits(64) for _ in range(size)] for _ in range(4)]
-        self.black_to_move = rng.getrandbits(64)
-
-    def hash(self, white: int, black: int, kings: int, turn: int) -> int:
-        h = self.black_to_move if turn else 0
-        for kind, bits in enumerate((white & ~kings, white & kings, black & ~kings, black & kings)):
-            table = self.keys[kind]
-            while bits:
-                low = bits & -bits
-                h ^= table[low.bit_length() - 1]
-                bits ^= low
-        return h
-
-    def after(self, h: int, state: tuple[int, int, int, int], move: Move) -> int:
-        """The hash of the position after ``move``, from the hash ``h`` of ``state`` (a few XORs
-        instead of a pass over every piece)."""
-        kings, turn = state[2], state[3]
-        keys = self.keys
-        own = 2 * turn  # kinds: 0 white man, 1 white king, 2 black man, 3 black king
-        was_king = (kings >> move.origin) & 1
-        h ^= keys[own + was_king][move.origin]
-        h ^= keys[own + (1 if was_king or move.promotes else 0)][move.dest]
-        other = 2 - own
-        for sq in move.captured:
-            h ^= keys[other + ((kings >> sq) & 1)][sq]
-        return h ^ self.black_to_move
+        keys = [[rng.getrandbits(64) for _ in range(size)] for _ in range(4)]
+        super().__init__(keys, rng.getrandbits(64))
 
 
 _ZOBRIST: dict[int, _Zobrist] = {}

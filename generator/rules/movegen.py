@@ -442,8 +442,8 @@ def _italian_key(
 
 class PureZobrist:
     """Zobrist hashing with given keys (``keys[kind][square]``, kinds: white man, white king, black
-    man, black king): the pure twin of the compiled ``_core.Zobrist``, the algorithm of
-    ``generator.puzzles.search._Zobrist``."""
+    man, black king): the pure twin of the compiled ``_core.Zobrist`` (the solvers' keys come from
+    ``generator.puzzles.search._Zobrist``)."""
 
     def __init__(self, keys: list[list[int]], black_to_move: int) -> None:
         self.keys = keys
