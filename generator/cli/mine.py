@@ -48,6 +48,13 @@ from .common import VARIANT
     help="First self-play seed (game i uses SEED+i: its random opening and the engine's choices).",
 )
 @click.option(
+    "--max-plies",
+    type=click.IntRange(min=1, max=1000),
+    default=160,
+    show_default=True,
+    help="A self-play game stops after this many plies.",
+)
+@click.option(
     "--depth",
     type=click.IntRange(min=1, max=15),
     default=9,
@@ -76,6 +83,7 @@ def mine(
     out: Path,
     self_play: int,
     seed: int,
+    max_plies: int,
     depth: int,
     jobs: int | None,
     scheduler: str | None,
@@ -97,7 +105,7 @@ def mine(
         raise click.UsageError("give PDN files, --self-play N, or both")
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs is for local processes; a --scheduler has its own workers")
-    settings = Settings(variant.name, depth=depth, language=language)
+    settings = Settings(variant.name, depth=depth, language=language, max_plies=max_plies)
     problems: list[str] = []
 
     def units() -> Iterator[Unit]:
@@ -145,7 +153,10 @@ def mine(
         try:
             result = run(settings, units(), executor, checkpoint, in_flight=2 * workers, on_progress=show)
         finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+            if isinstance(executor, cf.ProcessPoolExecutor):
+                executor.shutdown(wait=True, cancel_futures=True)
+            else:  # distributed's ClientExecutor has no cancel_futures
+                executor.shutdown(wait=True)
             checkpoint.close()
             if client is not None:
                 client.close()
