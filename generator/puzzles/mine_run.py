@@ -45,6 +45,8 @@ class UnitResult:
     puzzles: list[dict[str, Any]]
     problems: list[str]
     seconds: float
+    cpu: float = 0.0
+    """The worker's CPU seconds for this unit."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -52,7 +54,7 @@ class UnitResult:
 
 def scan_unit(unit: Unit, settings: Settings) -> UnitResult:
     """All the work of one unit (runs in a worker process or on a Dask worker)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     problems: list[str] = []
     if unit.seed is not None:
         samples = self_play_positions(settings.variant, unit.seed, settings)
@@ -70,7 +72,8 @@ def scan_unit(unit: Unit, settings: Settings) -> UnitResult:
         if puzzle is not None:
             puzzle["source"] = s.source
             puzzles.append(puzzle)
-    return UnitResult(unit.key, unit.index, len(samples), candidates, puzzles, problems, time.perf_counter() - started)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return UnitResult(unit.key, unit.index, len(samples), candidates, puzzles, problems, wall, cpu)
 
 
 # -- checkpoint --------------------------------------------------------------------------------------
@@ -147,7 +150,7 @@ class RunResult:
     tally: Tally
     duplicates: int
     cpu_seconds: float
-    """Worker time summed over units (all of them, resumed ones included)."""
+    """Worker CPU time summed over units (all of them, resumed ones included)."""
 
 
 def run(
@@ -185,7 +188,7 @@ def run(
         collect(block=True)
     records = sorted(checkpoint.done.values(), key=lambda r: r["index"])
     puzzles, duplicates = assemble(settings.variant, records)
-    return RunResult(puzzles, tally, duplicates, sum(r.get("seconds", 0.0) for r in records))
+    return RunResult(puzzles, tally, duplicates, sum(r.get("cpu", 0.0) for r in records))
 
 
 def _count(tally: Tally, r: dict[str, Any]) -> None:
