@@ -24,7 +24,7 @@ from .common import VARIANT
 
 @cli.command()
 @click.argument("variant", type=VARIANT)
-@click.argument("sources", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--out",
     "-o",

@@ -216,3 +216,9 @@ def test_assemble_keeps_the_first_of_duplicates() -> None:
 
 def test_usage_errors() -> None:
     assert main(["mine", "american", "--out", "x.yaml"]) == 2
+
+
+def test_missing_source_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "o.yaml"
+    assert main(["mine", "american", str(tmp_path / "nope.pdn"), "--out", str(out)]) == 2
+    assert "nope.pdn" in capsys.readouterr().err and not out.exists()
