@@ -118,7 +118,7 @@ def mine(
 
     identity = {
         "settings": settings.to_json(),
-        "sources": [str(p) for p in sources],
+        "sources": [[str(p), p.stat().st_size, p.stat().st_mtime_ns] for p in sources],  # a changed file: new run
         "self_play": self_play,
         "seed": seed,
     }

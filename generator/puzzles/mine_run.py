@@ -90,7 +90,7 @@ class Checkpoint:
         self.path = path
         self.identity = identity
         self.done: dict[str, dict[str, Any]] = {}
-        if path.exists():
+        if path.exists() and path.stat().st_size > 0:  # empty: killed before the header was written
             self._load()
         self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (held for the run)
         if not self.done and path.stat().st_size == 0:

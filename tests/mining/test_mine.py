@@ -222,3 +222,11 @@ def test_missing_source_is_a_usage_error(tmp_path: Path, capsys) -> None:
     out = tmp_path / "o.yaml"
     assert main(["mine", "american", str(tmp_path / "nope.pdn"), "--out", str(out)]) == 2
     assert "nope.pdn" in capsys.readouterr().err and not out.exists()
+
+
+def test_empty_checkpoint_starts_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "cp.jsonl"
+    path.write_text("", encoding="utf-8")  # killed between creating the file and writing its header
+    cp = Checkpoint(path, {"i": 2})
+    cp.close()
+    assert Checkpoint(path, {"i": 2}).done == {}
