@@ -71,6 +71,12 @@ from .common import VARIANT
     help="Run on this Dask distributed scheduler instead of local processes (pip install 'damas[mine]').",
 )
 @click.option(
+    "--known",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Lesson files or folders whose puzzles are not mined again (e.g. lessons/). Repeatable.",
+)
+@click.option(
     "--language",
     type=click.Choice(["pt-BR", "en"]),
     default="pt-BR",
@@ -87,6 +93,7 @@ def mine(
     depth: int,
     jobs: int | None,
     scheduler: str | None,
+    known: tuple[Path, ...],
     language: str,
 ) -> None:
     """Mine sound puzzles of VARIANT from PDN game files (SOURCES) and/or --self-play games.
@@ -97,7 +104,14 @@ def mine(
     continues from its checkpoint when started again with the same arguments.
     """
     from ..cpus import usable_cpus
-    from ..puzzles.mine_run import Checkpoint, CheckpointMismatch, checkpoint_path, run, write_lesson
+    from ..puzzles.mine_run import (
+        Checkpoint,
+        CheckpointMismatch,
+        checkpoint_path,
+        known_positions,
+        run,
+        write_lesson,
+    )
     from ..puzzles.mining import Settings
     from ..puzzles.sources import Unit, pdn_units, self_play_units
 
@@ -106,7 +120,7 @@ def mine(
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs is for local processes; a --scheduler has its own workers")
     settings = Settings(variant.name, depth=depth, language=language, max_plies=max_plies)
-    problems: list[str] = []
+    known_keys, problems = known_positions(variant.name, [str(p) for p in known])
 
     def units() -> Iterator[Unit]:
         counter = itertools.count()
@@ -151,7 +165,9 @@ def mine(
     started = time.perf_counter()
     with _progress(total) as show:
         try:
-            result = run(settings, units(), executor, checkpoint, in_flight=2 * workers, on_progress=show)
+            result = run(
+                settings, units(), executor, checkpoint, in_flight=2 * workers, on_progress=show, known=known_keys
+            )
         finally:
             if isinstance(executor, cf.ProcessPoolExecutor):
                 executor.shutdown(wait=True, cancel_futures=True)

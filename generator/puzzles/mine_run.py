@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..rules import DamasError
 from ..rules.position import Position
 from ..rules.variants import get_variant
 from .dedup import pattern_key, position_key
@@ -161,6 +162,7 @@ def run(
     *,
     in_flight: int = 8,
     on_progress: Callable[[Tally, UnitResult | None], None] | None = None,
+    known: Iterable[str] = (),
 ) -> RunResult:
     """Scan every unit not already in the checkpoint, then assemble the puzzles."""
     tally = Tally()
@@ -187,7 +189,7 @@ def run(
     while pending:
         collect(block=True)
     records = sorted(checkpoint.done.values(), key=lambda r: r["index"])
-    puzzles, duplicates = assemble(settings.variant, records)
+    puzzles, duplicates = assemble(settings.variant, records, known)
     return RunResult(puzzles, tally, duplicates, sum(r.get("cpu", 0.0) for r in records))
 
 
@@ -199,10 +201,13 @@ def _count(tally: Tally, r: dict[str, Any]) -> None:
     tally.problems.extend(r.get("problems", []))
 
 
-def assemble(variant: str, records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """The puzzles in unit order, each kept once (see :mod:`generator.puzzles.dedup`), with ids."""
+def assemble(
+    variant: str, records: Iterable[dict[str, Any]], known: Iterable[str] = ()
+) -> tuple[list[dict[str, Any]], int]:
+    """The puzzles in unit order, each kept once (see :mod:`generator.puzzles.dedup`), with ids;
+    ``known`` position keys (puzzles a course already has) count as seen."""
     v = get_variant(variant)
-    seen_positions: set[str] = set()
+    seen_positions: set[str] = set(known)
     seen_patterns: set[str] = set()
     out: list[dict[str, Any]] = []
     duplicates = 0
@@ -239,6 +244,41 @@ def write_lesson(path: Path, settings: Settings, puzzles: list[dict[str, Any]]) 
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     tmp.write_text(header + dump_lesson(doc), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def known_positions(variant: str, paths: Iterable[str]) -> tuple[set[str], list[str]]:
+    """Position keys of the puzzles (of ``variant``) in the lesson files under ``paths``, and the
+    problems met reading them (a file that is not a lesson is reported, not fatal)."""
+    import yaml
+
+    from ..lessons.check import lesson_files
+
+    v = get_variant(variant)
+    files, errors = lesson_files(paths)
+    problems = [str(e) for e in errors]
+    keys: set[str] = set()
+    for f in files:
+        try:
+            doc = yaml.safe_load(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            problems.append(f"{f}: not read ({type(exc).__name__})")
+            continue
+        if not isinstance(doc, dict) or get_variant_or_none(doc.get("variant")) is not v:
+            continue
+        for p in doc.get("puzzles") or []:
+            if isinstance(p, dict) and isinstance(p.get("position"), str):
+                try:
+                    keys.add(position_key(Position.from_fen(v, p["position"])))
+                except DamasError:
+                    continue  # damas check reports it
+    return keys, problems
+
+
+def get_variant_or_none(name: object):  # type: ignore[no-untyped-def]
+    try:
+        return get_variant(str(name))
+    except DamasError:
+        return None
 
 
 def chain(*iterables: Iterable[Unit]) -> Iterator[Unit]:

@@ -230,3 +230,19 @@ def test_empty_checkpoint_starts_afresh(tmp_path: Path) -> None:
     cp = Checkpoint(path, {"i": 2})
     cp.close()
     assert Checkpoint(path, {"i": 2}).done == {}
+
+
+def test_known_puzzles_are_not_mined_again(tmp_path: Path) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "golpes.yaml").write_text(
+        "variant: american\nlanguage: en\ntitle: T\nslug: t\nsections: [{title: S}]\n"
+        f"puzzles:\n- id: p\n  position: '{MIRROR}'\n  stipulation: gain:1\n"
+        "  solution: [21-17, 13x22, 25x18x11]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "mined.yaml"
+    assert main(["mine", "american", str(games), "--known", str(course), "--out", str(out), "-j", "1"]) == 0
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["puzzles"] == []  # its mirror image is in the course
