@@ -83,6 +83,8 @@ class Puzzle:
     margin: int | None = None
     """Cook margin in plies past the printed line (None: the default); set with ``margin_reason``."""
     margin_reason: str | None = None
+    source: dict[str, Any] | None = None
+    """Provenance (a PDN game or a self-play seed and ply), as ``damas mine`` writes it."""
 
     @property
     def goal(self) -> str:
@@ -255,6 +257,7 @@ class _Builder:
             caption=data.get("caption"),
             margin=data.get("margin"),
             margin_reason=data.get("margin_reason"),
+            source=data.get("source"),
         )
 
 

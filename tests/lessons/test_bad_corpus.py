@@ -59,7 +59,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "unknown-key-puzzle.yaml": [
         "unknown-key-puzzle.yaml:12:5: unknown key 'hint' in puzzle 1; expected one of: board, caption, "
-        "counters, difficulty, id, margin, margin_reason, position, solution, stipulation, themes, turn"
+        "counters, difficulty, id, margin, margin_reason, position, solution, source, stipulation, themes, turn"
     ],
     "text-as-list.yaml": ["text-as-list.yaml:8:7: 'text' of section 1 must be text, not a list"],
     "difficulty-text.yaml": ["difficulty-text.yaml:12:17: 'difficulty' of puzzle 1 must be a whole number, not text"],

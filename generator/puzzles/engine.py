@@ -1,0 +1,223 @@
+"""A small playing engine: what a club player would do here, for authors and for the miner's
+self-play games.
+
+Negamax alpha-beta with iterative deepening, quiescence on captures (captures are compulsory, so a
+position with a capture pending is never scored: the captures are played out), a transposition
+table keyed by the engine core's Zobrist hash, and the table's best move tried first.
+
+The evaluation is deliberately simple and variant-generic (everything is read from the variant's
+geometry): material with kings worth more (less so where kings do not fly), advancement of men,
+men in the centre, the back rank kept as a guard against crowning, and tempo.  In losing variants
+(perde-ganha, antidraughts) material is inverted: fewer pieces is better.
+
+A ``seed`` adds a small deterministic jitter to the root moves' scores, so that self-play games
+differ from one seed to the next while the same seed always plays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..rules.core import make_zobrist
+from ..rules.move import Move
+from ..rules.position import Position
+from ..rules.variants import Goal, Variant
+
+State = tuple[int, int, int, int]
+WIN = 100_000
+"""The score of a won position (less the plies to reach it, so faster wins score higher)."""
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_QUIESCENCE_LIMIT = 40
+
+
+@dataclass
+class Weights:
+    """Evaluation terms in hundredths of a man."""
+
+    man: int = 100
+    king: int = 300
+    short_king: int = 160
+    advance: int = 4
+    centre: int = 6
+    back_rank: int = 8
+    tempo: int = 3
+
+
+@dataclass
+class SearchResult:
+    move: Move | None
+    """The engine's move (None when the side to move has no legal move)."""
+    score: int
+    """From the side to move's point of view, in hundredths of a man (``WIN`` minus plies: a forced win)."""
+    pv: list[Move] = field(default_factory=list)
+    depth: int = 0
+    nodes: int = 0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced end of the game (positive: the side to move wins), else None."""
+        if abs(self.score) < WIN - 1000:
+            return None
+        return (WIN - abs(self.score)) * (1 if self.score > 0 else -1)
+
+
+class Engine:
+    """Searches positions of one variant; keeps its transposition table between searches."""
+
+    def __init__(self, variant: Variant, *, seed: int | None = None, weights: Weights | None = None) -> None:
+        self.variant = variant
+        self.gen = variant.generator
+        self.weights = weights or Weights()
+        self.losing = variant.goal is Goal.LOSING
+        self.seed = seed
+        g = variant.geometry
+        rng = random.Random(0xDA4A5)
+        self.zobrist = make_zobrist(
+            [[rng.getrandbits(64) for _ in range(g.size)] for _ in range(4)], rng.getrandbits(64)
+        )
+        self.ranks = [g.rank_mask(r) for r in range(g.height)]
+        self.back = (self.ranks[0], self.ranks[-1])
+        centre = 0
+        for sq in g.squares:
+            f, r = g.file_of(sq), g.rank_of(sq)
+            if g.width // 4 <= f < g.width - g.width // 4 and g.height // 4 <= r < g.height - g.height // 4:
+                centre |= 1 << sq
+        self.centre = centre
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        """hash -> (depth, score, bound, best child index)."""
+        self.nodes = 0
+        self.node_limit: int | None = None
+
+    # -- evaluation -------------------------------------------------------------------------------
+
+    def evaluate(self, state: State) -> int:
+        """Static score from the side to move's point of view (a quiet position)."""
+        white, black, kings, turn = state
+        w = self.weights
+        king = w.king if self.variant.flying_kings else w.short_king
+        score = 0
+        for color, mine in ((0, white), (1, black)):
+            men = mine & ~kings
+            material = men.bit_count() * w.man + (mine & kings).bit_count() * king
+            positional = 0
+            height = len(self.ranks)
+            for r, mask in enumerate(self.ranks):
+                n = (men & mask).bit_count()
+                if n:
+                    positional += n * (r if color == 0 else height - 1 - r) * w.advance
+            positional += (mine & self.centre).bit_count() * w.centre
+            positional += (men & self.back[color]).bit_count() * w.back_rank
+            side = material * (-1 if self.losing else 1) + positional
+            score += side if color == 0 else -side
+        score = score if turn == 0 else -score
+        return score + w.tempo
+
+    # -- search -----------------------------------------------------------------------------------
+
+    def search(self, pos: Position, depth: int = 6, node_limit: int | None = None) -> SearchResult:
+        """The best move by iterative deepening to ``depth`` plies (captures played out past it).
+
+        ``node_limit`` stops deepening once that many nodes were searched (the last finished
+        depth's answer is returned)."""
+        moves = self.gen.moves(*pos.state)  # the order of gen.children
+        if not moves:
+            return SearchResult(None, self._terminal(0), [], 0, 0)
+        self.nodes = 0
+        self.node_limit = None
+        state = pos.state
+        h = self.zobrist.hash(*state)
+        jitter = self._jitter(pos, len(moves))
+        best = SearchResult(moves[0], 0, [moves[0]], 0, 0)
+        for d in range(1, max(depth, 1) + 1):
+            score, index = self._root(state, h, d, jitter)
+            best = SearchResult(moves[index], score, self.pv(pos, moves[index]), d, self.nodes)
+            if abs(score) >= WIN - 1000 or (node_limit is not None and self.nodes >= node_limit):
+                break
+        best.nodes = self.nodes
+        return best
+
+    def _jitter(self, pos: Position, n: int) -> list[int]:
+        if self.seed is None:
+            return [0] * n
+        rng = random.Random(f"{self.seed}:{pos.fen()}")
+        return [rng.randrange(0, 9) for _ in range(n)]
+
+    def _root(self, state: State, h: int, depth: int, jitter: list[int]) -> tuple[int, int]:
+        _, children = self.gen.children(*state, self.zobrist, h)
+        order = list(range(len(children)))
+        entry = self.table.get(h)
+        if entry is not None and entry[3] < len(children):
+            order.remove(entry[3])
+            order.insert(0, entry[3])
+        alpha, best_index = -WIN - 1, order[0]
+        for i in order:
+            c = children[i]
+            score = -self._negamax(c[:4], c[4], depth - 1, -WIN - 1, -alpha + jitter[i], 1) + jitter[i]
+            if score > alpha:
+                alpha, best_index = score, i
+        self.table[h] = (depth, alpha, _EXACT, best_index)
+        return alpha, best_index
+
+    def _terminal(self, ply: int) -> int:
+        """The score of the side to move when it has no legal move."""
+        return WIN - ply if self.losing else -(WIN - ply)
+
+    def _negamax(self, state: State, h: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        captures, children = self.gen.children(*state, self.zobrist, h)
+        if not children:
+            return self._terminal(ply)
+        if depth <= 0 and (not captures or depth < -_QUIESCENCE_LIMIT):
+            return self.evaluate(state)
+        entry = self.table.get(h)
+        first = -1
+        if entry is not None:
+            d, score, bound, first = entry
+            cuts = bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha)
+            if d >= depth > 0 and cuts:
+                return score
+        order = range(len(children))
+        if 0 <= first < len(children):
+            order = [first, *(i for i in order if i != first)]  # type: ignore[assignment]
+        start_alpha, best, best_index = alpha, -WIN - 1, 0
+        for i in order:
+            c = children[i]
+            score = -self._negamax(c[:4], c[4], depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_index = score, i
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if depth > 0:
+            bound = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
+            self.table[h] = (depth, best, bound, best_index)
+        return best
+
+    def pv(self, pos: Position, first: Move, most: int = 24) -> list[Move]:
+        """The principal variation read back from the table, starting with ``first``."""
+        line = [first]
+        state = self.gen.apply(*pos.state, first)
+        seen = set()
+        while len(line) < most:
+            h = self.zobrist.hash(*state)
+            entry = self.table.get(h)
+            if entry is None or h in seen:
+                break
+            seen.add(h)
+            moves = self.gen.moves(*state)
+            if not moves or entry[3] >= len(moves):
+                break
+            move = moves[entry[3]]
+            line.append(move)
+            state = self.gen.apply(*state, move)
+        return line
+
+
+def score_text(result: SearchResult) -> str:
+    """The score as a reader reads it: ``+1.25`` (men), or ``win in 7`` / ``loss in 6`` (plies)."""
+    mate = result.mate_in
+    if mate is not None:
+        return f"win in {mate} plies" if mate > 0 else f"loss in {-mate} plies"
+    return f"{result.score / 100:+.2f}"

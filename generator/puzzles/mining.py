@@ -1,0 +1,238 @@
+"""From one position to a sound puzzle, or to nothing: the miner's per-position work.
+
+A position goes through three gates, cheapest first:
+
+1. **quiet and open**: the side to move has no capture pending and at least two moves (a forced
+   capture is no puzzle's key);
+2. **the engine sees something**: a shallow search (:class:`~generator.puzzles.engine.Engine`,
+   ``filter_depth`` plies plus captures) scores the position at least about a man above its static
+   evaluation, or sees a forced end; quiet positions where nothing happens stop here;
+3. **a proof**: the df-pn solver proves the strongest goal with exactly one key within ``depth``
+   plies (``win``, then ``gain:N`` for the largest N, then ``promote``; in losing variants only
+   ``win``), the main line is written as a lesson puzzle, and the puzzle must pass the very check
+   ``damas check`` applies (key first, cook search over the printed length plus the margin, "not a
+   puzzle" for lines that give nothing up, the proof budget): :func:`check_puzzle` runs
+   ``generator.lessons.check.check_text`` on a one-puzzle lesson, so what the miner writes is
+   accepted unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ..lessons.verify_puzzle import default_margin, gives_material, not_a_puzzle
+from ..rules.move import Move
+from ..rules.position import Position
+from ..rules.variants import Goal, get_variant
+from .dfpn import DfpnSolver
+from .engine import WIN, Engine
+from .search import Budget, BudgetExceeded, Stipulation
+
+MINER_VERSION = 1
+"""Bumped when the same input would give different puzzles (stamped in checkpoints)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a mining run looks for; everything that changes its output (checkpoints compare it)."""
+
+    variant: str
+    depth: int = 9
+    """Ply bound of the proofs (the printed solution is at most this long)."""
+    filter_depth: int = 4
+    """Plies of the engine's shallow search in the cheap filter."""
+    filter_gain: int = 70
+    """Score jump (hundredths of a man) that makes a position a candidate."""
+    proof_nodes: int = 150_000
+    """Node budget of each goal's proof search (the check itself uses damas check's budget)."""
+    max_gain: int = 6
+    language: str = "pt-BR"
+    engine_depth: int = 4
+    """Self-play: the engine's depth for each move."""
+    max_plies: int = 160
+    """Self-play: a game stops after this many plies."""
+    random_plies: tuple[int, int] = (2, 8)
+    """Self-play: random opening moves (at least, at most) drawn from the seed."""
+
+    def to_json(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["random_plies"] = list(self.random_plies)
+        d["miner_version"] = MINER_VERSION
+        return d
+
+
+@dataclass
+class Found:
+    """A proven puzzle before ids are given: the lesson puzzle (without ``id``) and its dedup keys."""
+
+    puzzle: dict[str, Any]
+    position_key: str
+    pattern_key: str
+
+
+def is_candidate(engine: Engine, pos: Position, settings: Settings) -> bool:
+    """Gates 1 and 2 of the module docstring."""
+    moves = pos.legal_moves()
+    if len(moves) < 2 or moves[0].captures:
+        return False
+    result = engine.search(pos, settings.filter_depth, node_limit=20_000)
+    if result.score >= WIN - 1000:
+        return True
+    if result.score - engine.evaluate(pos.state) < settings.filter_gain:
+        return False
+    return pos.variant.goal is Goal.LOSING or gives_material(pos, result.pv)  # a combination gives first
+
+
+def goals_for(pos: Position, settings: Settings) -> list[str]:
+    """The goals to try, strongest first (the gain ladder is climbed by :func:`prove_best`)."""
+    if pos.variant.goal is Goal.LOSING:
+        return ["win"]
+    return ["win", "gain", "promote"]
+
+
+def _unique_key(solver: DfpnSolver, pos: Position, stip: str, depth: int) -> tuple[Move, int] | None:
+    """None when no move forces ``stip`` within ``depth``; else the quickest key and its length,
+    the length -1 when another move forces it within that length plus the cook margin."""
+    try:
+        proof = solver.solve(pos, Stipulation.parse(stip), depth)
+    except BudgetExceeded:
+        return None
+    if not proof.solutions:
+        return None
+    ranked = sorted(proof.solutions, key=lambda m: proof.shortest[m])
+    key, plies = ranked[0], proof.shortest[ranked[0]]
+    margin = default_margin(Stipulation.parse(stip).goal)
+    if any(proof.shortest[m] <= plies + margin for m in ranked[1:]):
+        return key, -1
+    return key, plies
+
+
+def prove_best(pos: Position, settings: Settings) -> dict[str, Any] | None:
+    """The strongest sound puzzle of ``pos`` (gate 3), as a lesson puzzle without ``id``, or None."""
+    solver = DfpnSolver(pos.variant, None, Budget(nodes=settings.proof_nodes))
+    for goal in goals_for(pos, settings):
+        tries: list[tuple[str, Move, int]] = []
+        if goal == "gain":
+            for n in range(1, settings.max_gain + 1):
+                found = _unique_key(solver, pos, f"gain:{n}", settings.depth)
+                if found is None:
+                    break
+                if found[1] > 0:
+                    tries.append((f"gain:{n}", *found))
+            tries.reverse()  # the largest gain first
+        else:
+            found = _unique_key(solver, pos, goal, settings.depth)
+            if found is not None and found[1] > 0:
+                tries.append((goal, *found))
+        for stip, key, plies in tries:
+            puzzle = _puzzle(solver, pos, stip, key, plies, settings)
+            if puzzle is not None:
+                return puzzle
+    return None
+
+
+def _puzzle(
+    solver: DfpnSolver, pos: Position, stip: str, key: Move, plies: int, settings: Settings
+) -> dict[str, Any] | None:
+    try:
+        solver.prepare(pos, Stipulation.parse(stip))
+        line = solver.main_line(pos, key, plies)
+    except BudgetExceeded:
+        return None
+    if not_a_puzzle(Stipulation.parse(stip).goal, pos, line) is not None:
+        return None
+    puzzle: dict[str, Any] = {
+        "position": pos.fen(),
+        "caption": caption(pos, stip, settings.language),
+        "stipulation": stip,
+        "solution": solution_items(pos, line),
+    }
+    proof = check_puzzle(pos.variant.name, puzzle, settings.language)
+    if proof is None:
+        return None
+    if proof.themes:
+        puzzle["themes"] = list(proof.themes)
+    puzzle["difficulty"] = proof.difficulty
+    return puzzle
+
+
+def solution_items(pos: Position, line: list[Move]) -> list[Any]:
+    """The line as a lesson ``solution``: defender moves that are not forced list the others."""
+    out: list[Any] = []
+    attacker = pos.turn
+    for m in line:
+        text = pos.move_text(m, long=True)
+        if pos.turn != attacker:
+            legal = pos.legal_moves()
+            others = [pos.move_text(o, long=True) for o in pos.sorted_moves([o for o in legal if o != m])]
+            out.append({"move": text, "others": others} if others else text)
+        else:
+            out.append(text)
+        pos = pos.play(m)
+    return out
+
+
+_CAPTIONS = {
+    "pt-BR": {
+        "side": ("Vez das brancas.", "Vez das pretas."),
+        "win": "Jogue e vença.",
+        "gain": ("Jogue e ganhe uma pedra.", "Jogue e ganhe {n} pedras."),
+        "promote": "Jogue e faça dama.",
+    },
+    "en": {
+        "side": ("White to move.", "Black to move."),
+        "win": "Play and win.",
+        "gain": ("Play and win a piece.", "Play and win {n} pieces."),
+        "promote": "Play and crown a king.",
+    },
+}
+
+
+def caption(pos: Position, stip: str, language: str) -> str:
+    """A plain caption (who moves, what to achieve); a curator replaces it with a better one."""
+    words = _CAPTIONS.get(language, _CAPTIONS["en"])
+    s = Stipulation.parse(stip)
+    if s.goal == "gain":
+        goal = words["gain"][0] if s.pieces == 1 else words["gain"][1].format(n=s.pieces)
+    else:
+        goal = words[s.goal]
+    return f"{words['side'][pos.turn]} {goal}"
+
+
+def lesson_document(variant: str, language: str, puzzles: list[dict[str, Any]], title: str, text: str) -> dict:
+    """A lesson holding ``puzzles`` (the schema of lessons/*/golpes.yaml)."""
+    return {
+        "variant": variant,
+        "language": language,
+        "title": title,
+        "slug": "golpes-minerados",
+        "summary": text,
+        "sections": [{"title": title, "text": text}],
+        "puzzles": puzzles,
+    }
+
+
+def dump_lesson(doc: dict[str, Any]) -> str:
+    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+
+
+def check_puzzle(variant: str, puzzle: dict[str, Any], language: str = "pt-BR"):  # type: ignore[no-untyped-def]
+    """Run ``damas check`` on a lesson holding only ``puzzle``: its PuzzleProof when it passes
+    (themes, difficulty), else None."""
+    from ..lessons.check import check_text
+
+    one = dict(puzzle, id="candidate")
+    text = dump_lesson(lesson_document(get_variant(variant).name, language, [one], "Candidate", "Candidate."))
+    checked, errors = check_text(text, "<mined>")
+    if errors or checked is None or not checked.puzzle_proofs:
+        return None
+    return next(iter(checked.puzzle_proofs.values()))
+
+
+def puzzle_id(variant: str, fen: str) -> str:
+    """A stable id from the position (the same position gets the same id in every run)."""
+    return "m-" + hashlib.sha256(f"{variant}:{fen}".encode()).hexdigest()[:10]

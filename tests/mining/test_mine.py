@@ -1,0 +1,248 @@
+"""``damas mine`` (generator/puzzles/mining.py, sources.py, dedup.py, mine_run.py): PDN games are
+streamed and bad games reported by line, puzzles are proven and accepted by ``damas check``
+unchanged, mirror images are kept once, a run killed with SIGKILL resumes to the same output, and a
+Dask cluster finds the same puzzles as local workers."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.cli import main
+from generator.lessons.check import check_paths
+from generator.puzzles.dedup import mirror, pattern_key, position_key
+from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run
+from generator.puzzles.mining import Settings, check_puzzle, prove_best
+from generator.puzzles.sources import pdn_units, self_play_positions, self_play_units
+from generator.rules import Position
+
+SHOT = "B:W18,20,21,23,27-32:B1-8,12"  # american: 12-16 20x11 8x15x22 wins a man
+MIRROR = "W:W21,25-32:B1-6,10,12,13,15"  # the same shot, colours swapped and the board turned
+
+PDN = f"""[Event "Clube"]
+[White "Ana"]
+[Black "Bia"]
+[Date "2026.11.30"]
+[GameType "21"]
+[FEN "{SHOT}"]
+1... 12-16 2. 20x11 8x15x22 *
+
+[Event "Espelho"]
+[GameType "21"]
+[FEN "{MIRROR}"]
+1. 21-17 *
+
+[Event "Ruim"]
+[GameType "21"]
+1. 11-15 24-20 2. 15-99 *
+"""
+
+
+def test_pdn_games_mined_bad_games_reported_and_mirrors_dropped(tmp_path: Path, capsys) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    out = tmp_path / "mined.yaml"
+    assert main(["mine", "american", str(games), "--out", str(out), "-j", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"{games}:16:19: " in err and "15-99" in err and "game skipped" in err  # the bad move, by line
+    doc = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert [p["position"] for p in doc["puzzles"]] == [SHOT]  # the mirror image is a duplicate
+    p = doc["puzzles"][0]
+    assert p["stipulation"] == "gain:1" and p["solution"][0] == "12-16"
+    assert p["source"] == {
+        "kind": "pdn",
+        "file": "games.pdn",
+        "line": 7,
+        "event": "Clube",
+        "white": "Ana",
+        "black": "Bia",
+        "date": "2026.11.30",
+        "move": 1,
+    }
+    report = check_paths([out])  # accepted unchanged by damas check
+    assert report.ok, report.errors
+    assert not checkpoint_path(out).exists()
+
+
+def test_pdn_units_stream_one_game_at_a_time(tmp_path: Path) -> None:
+    games = tmp_path / "many.pdn"
+    with open(games, "w", encoding="utf-8") as f:
+        for i in range(200):
+            f.write(f'[Event "g{i}"]\n[GameType "21"]\n1. 11-15 24-20 *\n\n')
+    errors: list[str] = []
+    it = pdn_units(str(games), 0, errors)
+    first = next(it)  # a generator: nothing past the first game need be read
+    assert first.line == 1 and first.text is not None and first.text.count("[Event") == 1
+    rest = list(it)
+    assert len(rest) == 199 and rest[-1].line == 1 + 199 * 4 and not errors
+
+
+def test_not_utf8_pdn_is_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "latin1.pdn"
+    bad.write_bytes('[Event "Sé"]\n1. 11-15 *\n'.encode("latin-1"))
+    errors: list[str] = []
+    assert list(pdn_units(str(bad), 0, errors)) == []
+    assert errors and "not UTF-8" in errors[0]
+
+
+def test_mirror_and_pattern_keys() -> None:
+    pos = Position.from_fen("american", SHOT)
+    assert mirror(pos).fen() == MIRROR and mirror(mirror(pos)) == pos
+    assert position_key(pos) == position_key(mirror(pos))
+    m = Position.from_fen("american", MIRROR)
+    assert pattern_key(pos, "12-16", "gain:1", []) == pattern_key(m, "21-17", "gain:1", [])
+    assert pattern_key(pos, "12-16", "gain:1", []) != pattern_key(pos, "12-16", "gain:2", [])
+
+
+def test_prove_best_is_what_damas_check_accepts() -> None:
+    pos = Position.from_fen("american", SHOT)
+    puzzle = prove_best(pos, Settings("american"))
+    assert puzzle is not None and puzzle["solution"] == ["12-16", "20x11", "8x15x22"]
+    assert check_puzzle("american", puzzle) is not None
+    cooked = dict(puzzle, solution=["11-15", "18x11", "8x15"])  # a wrong key is refused
+    assert check_puzzle("american", cooked) is None
+
+
+def test_self_play_is_a_function_of_the_seed() -> None:
+    s = Settings("brazilian", max_plies=30)
+    a = [x.position.fen() for x in self_play_positions("brazilian", 5, s)]
+    assert a == [x.position.fen() for x in self_play_positions("brazilian", 5, s)]
+    assert a != [x.position.fen() for x in self_play_positions("brazilian", 6, s)]
+
+
+def _mine_args(out: Path) -> list[str]:
+    return ["mine", "american", "--self-play", "6", "--seed", "0", "--max-plies", "40", "-j", "1", "--out", str(out)]
+
+
+def test_killed_run_resumes_to_the_same_output(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.yaml"
+    assert main(_mine_args(whole)) == 0
+    killed = tmp_path / "killed.yaml"
+    cp = checkpoint_path(killed)
+    cmd = [sys.executable, "-m", "generator", *_mine_args(killed)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if cp.exists() and cp.read_text(encoding="utf-8").count("\n") >= 3:  # header + two games
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not killed.exists() and cp.exists()
+    done_before = cp.read_text(encoding="utf-8").count('"key"')
+    assert 2 <= done_before < 6
+    assert main(_mine_args(killed)) == 0
+    assert killed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    assert yaml.safe_load(whole.read_text(encoding="utf-8"))["puzzles"]
+
+
+def test_checkpoint_of_another_run_is_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "x.yaml"
+    Checkpoint(checkpoint_path(out), {"settings": "other"}).close()
+    assert main(_mine_args(out)) == 1
+    assert "belongs to another run" in capsys.readouterr().err
+
+
+def test_torn_checkpoint_line_is_done_again(tmp_path: Path) -> None:
+    out = tmp_path / "t.yaml"
+    settings = Settings("american", max_plies=20)
+    ident = {"i": 1}
+    cp = Checkpoint(checkpoint_path(out), ident)
+    with cf.ThreadPoolExecutor(1) as ex:
+        first = run(settings, self_play_units(2, 0), ex, cp)
+    cp.close()
+    with open(checkpoint_path(out), "a", encoding="utf-8") as f:
+        f.write('{"key": "self-play:9", "ind')  # a write cut by a kill
+    cp = Checkpoint(checkpoint_path(out), ident)
+    assert set(cp.done) == {"self-play:0", "self-play:1"}
+    with cf.ThreadPoolExecutor(1) as ex:
+        again = run(settings, self_play_units(2, 0), ex, cp)
+    cp.close()
+    assert again.puzzles == first.puzzles
+
+
+def test_dask_local_cluster_finds_the_same_puzzles(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    settings = Settings("american", max_plies=40)
+
+    def units():  # type: ignore[no-untyped-def]
+        yield from pdn_units(str(games), 0, [])
+        yield from self_play_units(3, 0, start=10)
+
+    cp = Checkpoint(tmp_path / "local.jsonl", {"run": "local"})
+    with cf.ProcessPoolExecutor(2) as ex:
+        local = run(settings, units(), ex, cp)
+    cp.close()
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp://",
+            host="127.0.0.1",
+            scheduler_port=0,
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster.scheduler_address, timeout="30s") as client,  # over TCP, as --scheduler
+    ):
+        cp = Checkpoint(tmp_path / "dask.jsonl", {"run": "dask"})
+        remote = run(settings, units(), client.get_executor(), cp)
+        cp.close()
+        out = tmp_path / "cli.yaml"  # the command line on the same cluster
+        assert main(["mine", "american", str(games), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+        assert [p["position"] for p in yaml.safe_load(out.read_text(encoding="utf-8"))["puzzles"]] == [SHOT]
+    assert remote.puzzles == local.puzzles and local.puzzles
+    assert remote.tally.scanned == local.tally.scanned
+
+
+def test_assemble_keeps_the_first_of_duplicates() -> None:
+    p = {"position": SHOT, "stipulation": "gain:1", "solution": ["12-16", "20x11", "8x15x22"]}
+    q = {"position": MIRROR, "stipulation": "gain:1", "solution": ["21-17", "13x22", "25x18x11"]}
+    puzzles, dropped = assemble("american", [{"puzzles": [p]}, {"puzzles": [q, p]}])
+    assert [x["position"] for x in puzzles] == [SHOT] and dropped == 2
+    assert puzzles[0]["id"].startswith("m-")
+
+
+def test_usage_errors() -> None:
+    assert main(["mine", "american", "--out", "x.yaml"]) == 2
+
+
+def test_missing_source_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "o.yaml"
+    assert main(["mine", "american", str(tmp_path / "nope.pdn"), "--out", str(out)]) == 2
+    assert "nope.pdn" in capsys.readouterr().err and not out.exists()
+
+
+def test_empty_checkpoint_starts_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "cp.jsonl"
+    path.write_text("", encoding="utf-8")  # killed between creating the file and writing its header
+    cp = Checkpoint(path, {"i": 2})
+    cp.close()
+    assert Checkpoint(path, {"i": 2}).done == {}
+
+
+def test_known_puzzles_are_not_mined_again(tmp_path: Path) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "golpes.yaml").write_text(
+        "variant: american\nlanguage: en\ntitle: T\nslug: t\nsections: [{title: S}]\n"
+        f"puzzles:\n- id: p\n  position: '{MIRROR}'\n  stipulation: gain:1\n"
+        "  solution: [21-17, 13x22, 25x18x11]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "mined.yaml"
+    assert main(["mine", "american", str(games), "--known", str(course), "--out", str(out), "-j", "1"]) == 0
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["puzzles"] == []  # its mirror image is in the course
