@@ -210,8 +210,8 @@ def _write(
     manifest: dict[str, str] = {}
     if "pdf" in formats:
         mark = time.perf_counter()
-        books = {b.variant.name: b for b in plan_books(site)}
-        work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
+        books = {b.variant.name: b for b in plan_books(site, course.language)}
+        work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name), course.language)]
         work += [printset.job_for(v, print_settings) for v in site.variants]
         for job in work:
             job.data = course.pdf_settings(job.data)
