@@ -118,3 +118,20 @@ class Translator:
 def translator(language: str = DEFAULT_LANGUAGE) -> Translator:
     """The (cached) translator of ``language``; raises :class:`MissingTranslation` without a catalog."""
     return Translator(language)
+
+
+@cache
+def anchor_names(language: str) -> dict[str, str]:
+    """The page anchors the build makes, in ``language`` (``exercicios`` / ``puzzles``).
+
+    ``section`` and ``diagram`` hold ``%(num)s`` for the number."""
+    tr = translator(language)
+    return {
+        "content": tr.pgettext("anchor", "content"),
+        "puzzles": tr.pgettext("anchor", "puzzles"),
+        "section": tr.pgettext("anchor", "section-%(num)s"),
+        "diagram": tr.pgettext("anchor", "diagram-%(num)s"),
+        "reading": tr.pgettext("anchor", "how-to-read"),
+        "indexes": tr.pgettext("anchor", "indexes"),
+        "print": tr.pgettext("anchor", "to-print"),
+    }

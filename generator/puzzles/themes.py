@@ -179,6 +179,39 @@ THEMES: dict[str, Callable[[Line], bool]] = {
 """Every theme the engine decides, in display order."""
 
 
+THEME_MSGIDS = {
+    "sacrifício": "sacrifice",
+    "golpe de dama": "king shot",
+    "coroação": "crowning",
+    "bloqueio": "blocking",
+    "lei da maioria": "majority rule",
+    "golpe turco": "Turkish strike",
+    "captura para trás": "backward capture",
+}
+"""Each theme's English msgid: the name shown is the catalog's (the keys stay the authors' tags)."""
+
+
+def theme_names(language: str) -> dict[str, str]:
+    """Theme key -> its name in ``language``."""
+    from ..i18n import translator
+
+    tr = translator(language)
+    return {key: tr.pgettext("theme", msgid) for key, msgid in THEME_MSGIDS.items()}
+
+
+def _theme_msgids() -> None:  # pragma: no cover - only read by pybabel extract
+    from ..i18n import translator
+
+    tr = translator()
+    tr.pgettext("theme", "sacrifice")
+    tr.pgettext("theme", "king shot")
+    tr.pgettext("theme", "crowning")
+    tr.pgettext("theme", "blocking")
+    tr.pgettext("theme", "majority rule")
+    tr.pgettext("theme", "Turkish strike")
+    tr.pgettext("theme", "backward capture")
+
+
 def auto_themes(line: Line) -> list[str]:
     return [name for name, test in THEMES.items() if test(line)]
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
-from ..i18n import DEFAULT_LANGUAGE, N_, Translator, short_language, translator
+from ..i18n import DEFAULT_LANGUAGE, N_, Translator, anchor_names, short_language, translator
 from ..lessons.glossary import bundled_glossary, glossary_anchor
 from ..puzzles.themes import difficulty_words
 from ..resources import jinja_loader, templates_dir
@@ -147,6 +147,7 @@ def render_pages(
         "names": names,
         "pdf_up": pdf_up,
         "others": others or [],
+        "anchors": anchor_names(lang),
     }
     base = f"html/{prefix}"
     pages = {
@@ -179,7 +180,7 @@ def render_pages(
                 v=v,
                 title=f"{lesson.title} · {v.title}",
                 root="../",
-                **{**common, "lang": lesson.language},
+                **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
     pages[f"{base}style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
     pages.update(interactive_pages(env, site, common, prefix))

@@ -13,7 +13,7 @@ from ..i18n import translator
 from ..lessons.check import CheckedLesson
 from ..lessons.model import Diagram, Lesson, Puzzle
 from ..lessons.verify import DiagramProof, PuzzleProof
-from ..puzzles.themes import THEMES, difficulty_words
+from ..puzzles.themes import THEMES, difficulty_words, theme_names
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material
@@ -299,11 +299,12 @@ def plan_puzzle(
     stip = stipulation_text(p, lesson.language)
     # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
     themes = [t for t in p.themes if t not in THEMES]
+    shown = theme_names(lesson.language)
     defences: list[str] = []
     branches: list[tuple[int, Move, list[Move]]] = []
     level = p.difficulty
     if proof is not None:
-        themes += [t for t in proof.themes if t not in themes]
+        themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in themes]
         level = level or proof.difficulty
         branches = list(proof.defences)
         positions = [pos]
@@ -326,8 +327,8 @@ def plan_puzzle(
         caption=p.caption or "",
         defences=defences,
         answer=answer_text(pos, moves, branches),
-        material=material(cur),
-        comment=comment(themes, pos, cur, p.goal, p.pieces),
+        material=material(cur, lesson.language),
+        comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
         fen=pos.fen(),
         language=lesson.language,
         play=None
