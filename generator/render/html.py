@@ -21,6 +21,7 @@ from .book import plan_books
 from .comparison import comparison_table
 from .interactive import editor_tables
 from .names import file_names
+from .printset import LANGUAGES as PRINTSET_LANGUAGES
 from .site import Site
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environme
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_translations(translator(language), newstyle=True)  # type: ignore[attr-defined]
-    env.filters["relsvg"] = lambda p: p.removeprefix(f"html/{prefix}")
+    up = "../" * prefix.count("/")
+    env.filters["relsvg"] = lambda p: up + p.removeprefix("html/")
     env.filters["anchor"] = glossary_anchor
     return env
 
@@ -148,6 +150,8 @@ def render_pages(
         "pdf_up": pdf_up,
         "others": others or [],
         "anchors": anchor_names(lang),
+        "up": "../" * prefix.count("/"),
+        "printset": short_language(lang) in PRINTSET_LANGUAGES,
     }
     base = f"html/{prefix}"
     pages = {
@@ -182,7 +186,8 @@ def render_pages(
                 root="../",
                 **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
-    pages[f"{base}style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    if not prefix:  # one stylesheet and one script for every language tree
+        pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
     pages.update(interactive_pages(env, site, common, prefix))
     return pages
 
@@ -194,9 +199,11 @@ def interactive_pages(env: Environment, site: Site, common: dict[str, Any], pref
 
     ordered = [v.variant for v in site.variants]
     ordered += [v for v in VARIANTS.values() if v.name not in {o.name for o in ordered}]
-    return {
-        f"html/{prefix}damas.js": (TEMPLATES / "damas.js").read_text(encoding="utf-8"),
+    out = {
         f"html/{prefix}editor.html": env.get_template("editor.html.j2").render(
             tables=editor_tables(ordered), title=common["t"].tr.gettext("Position editor"), root="", **common
         ),
     }
+    if not prefix:
+        out["html/damas.js"] = (TEMPLATES / "damas.js").read_text(encoding="utf-8")
+    return out

@@ -64,10 +64,12 @@ MIN_KINGS = 4
 PAINT = theme_paints("print")
 
 
-def output_path(variant: str) -> str:
-    """Where the set goes, relative to the build root (beside ``pdf/<variant>.pdf``; a lesson PDF
-    lives in ``pdf/<variant>/`` and so can never take this name)."""
-    return f"pdf/{variant}/tabuleiro.pdf"
+def output_path(variant: str, language: str = "pt-BR", prefix: str = "") -> str:
+    """Where the set goes, relative to the build root (``pdf/<variant>/tabuleiro.pdf``, its name from
+    ``language``'s catalog; ``prefix`` is the language tree's folder)."""
+    from .names import file_names
+
+    return f"pdf/{prefix}{variant}/{file_names(language)['printset']}.pdf"
 
 
 @dataclass(frozen=True)
@@ -692,6 +694,11 @@ def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[s
     }
 
 
-def job_for(item: VariantItem, settings: Settings | None = None) -> PdfJob:
+LANGUAGES = {"pt"}
+"""The languages the printable set's texts are written in (they are not in the catalogs yet): a tree
+in another language gets no set and no link to one, rather than a Portuguese one."""
+
+
+def job_for(item: VariantItem, settings: Settings | None = None, language: str = "pt-BR", prefix: str = "") -> PdfJob:
     """The PDF job of one variant's printable set (compiled like the other PDFs, see :mod:`.pdf`)."""
-    return PdfJob(output_path(item.name), printset_data(item, settings), TEMPLATE)
+    return PdfJob(output_path(item.name, language, prefix), printset_data(item, settings), TEMPLATE)
