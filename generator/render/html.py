@@ -20,6 +20,7 @@ from ..resources import jinja_loader, templates_dir
 from .book import plan_books
 from .comparison import comparison_table
 from .interactive import editor_tables
+from .jswords import js_words
 from .names import file_names
 from .printset import LANGUAGES as PRINTSET_LANGUAGES
 from .site import Site
@@ -152,6 +153,7 @@ def render_pages(
         "anchors": anchor_names(lang),
         "up": "../" * prefix.count("/"),
         "printset": short_language(lang) in PRINTSET_LANGUAGES,
+        "js_words": js_words(lang),
     }
     base = f"html/{prefix}"
     pages = {

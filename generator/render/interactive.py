@@ -275,12 +275,13 @@ def puzzle_play(
 ) -> dict[str, Any]:
     """Everything the solve-on-the-board panel of one puzzle needs."""
     tree = solution_tree(position, stipulation, main, profile)
+    tr = translator(view.lang)
+    sides = (tr.gettext("White"), tr.gettext("Black"))
     return {
         "key": key,
         "hint": hint,
-        "side": translator(view.lang).gettext("White")
-        if position.turn == 0
-        else translator(view.lang).gettext("Black"),
+        "side": sides[position.turn],
+        "other": sides[position.turn ^ 1],
         **board_cells(position, view),
         **puzzle_game(tree, view, steps),
         "solution": replay_data(position, main, view, steps),
