@@ -15,6 +15,10 @@ from ..rules.draws import draw_profile
 from ..rules.geometry import Layout, Numbering
 from .site import Site
 
+LANGUAGES = {"pt"}
+"""The languages the table's cells are worded in (not in the catalogs yet): a site tree in another
+language gets no comparison page and no link to one, rather than a Portuguese one."""
+
 
 @dataclass(frozen=True)
 class Row:
