@@ -14,6 +14,7 @@ templates and as ``N_()`` / ``tr.gettext()`` / ``tr.ngettext()`` in Python.
 from __future__ import annotations
 
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from babel.numbers import format_decimal as _format_decimal
@@ -23,7 +24,8 @@ from .rules import DamasError
 
 DOMAIN = "damas"
 DEFAULT_LANGUAGE = "pt-BR"
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(str(resources.files("generator").joinpath("locale")))
+"""The catalogs, found like every other package data (generator/resources.py): in the wheel or the source."""
 
 
 class MissingTranslation(DamasError):
