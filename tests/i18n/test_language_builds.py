@@ -140,3 +140,18 @@ def test_a_string_missing_from_the_catalog_stops_the_build(tmp_path: Path, catal
     with pytest.raises(i18n.MissingTranslation, match=r"'en'.*'Puzzles'"):
         build(tmp_path / "out", lessons=[tmp_path / "lessons"], formats=["html"], jobs=1)
     assert not (tmp_path / "out").exists()
+
+
+def test_english_links_to_english_pages_and_anchors_check(tmp_path: Path) -> None:
+    from generator.lessons.check import check_paths
+
+    r = _damas("init", "--language", "en", "club", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rules = tmp_path / "club/lessons/american/rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    good = "Black moves first. See [the book](puzzle-book.html#puzzles) and [the puzzles](puzzles.html#puzzles)."
+    rules.write_text(text.replace("Black moves first.", good, 1), encoding="utf-8")
+    assert check_paths([tmp_path / "club/lessons"]).errors == []
+    rules.write_text(text.replace("Black moves first.", "See [the book](livro-de-golpes.html).", 1), encoding="utf-8")
+    errors = check_paths([tmp_path / "club/lessons"]).errors
+    assert errors and "livro-de-golpes" in str(errors[0])
