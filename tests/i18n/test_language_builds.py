@@ -155,3 +155,14 @@ def test_english_links_to_english_pages_and_anchors_check(tmp_path: Path) -> Non
     rules.write_text(text.replace("Black moves first.", "See [the book](livro-de-golpes.html).", 1), encoding="utf-8")
     errors = check_paths([tmp_path / "club/lessons"]).errors
     assert errors and "livro-de-golpes" in str(errors[0])
+
+
+def test_pdfs_declare_their_language(english_course: Path, two_languages: Path) -> None:
+    from pypdf import PdfReader
+
+    def lang(path: Path) -> str:
+        return str(PdfReader(path).trailer["/Root"].get("/Lang"))
+
+    assert lang(english_course / "pdf/american/rules.pdf").startswith("en")
+    assert lang(two_languages / "pdf/en/american/solutions.pdf").startswith("en")
+    assert lang(two_languages / "pdf/american/regras.pdf") == "pt-BR"
