@@ -18,7 +18,6 @@ from ..lessons.glossary import bundled_glossary, glossary_anchor
 from ..puzzles.themes import difficulty_words
 from ..resources import jinja_loader, templates_dir
 from .book import plan_books
-from .comparison import LANGUAGES as COMPARISON_LANGUAGES
 from .comparison import comparison_table
 from .interactive import editor_tables
 from .jswords import js_words
@@ -157,7 +156,7 @@ def render_pages(
         "js_words": js_words(lang),
     }
     base = f"html/{prefix}"
-    comparison = len(site.variants) > 1 and short_language(lang) in COMPARISON_LANGUAGES
+    comparison = len(site.variants) > 1
     pages = {
         f"{base}index.html": env.get_template("home.html.j2").render(
             site=site, title=t.home_title, root="", comparison=comparison, **common
@@ -165,7 +164,7 @@ def render_pages(
     }
     if comparison:
         pages[f"{base}{names['comparison']}.html"] = env.get_template("comparison.html.j2").render(
-            table=comparison_table(site), title=t.comparison, root="", wide=True, **common
+            table=comparison_table(site, lang), title=t.comparison, root="", wide=True, **common
         )
     glossary = bundled_glossary("pt-BR") if short_language(lang) == "pt" else None
     if glossary is not None:

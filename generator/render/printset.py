@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import translator
 from ..rules import BLACK, WHITE, Variant
 from ..rules.geometry import Layout, Numbering
 from .comparison import ROWS
@@ -544,7 +545,7 @@ def rules_data(item: VariantItem, settings: Settings, tiles: list[Tile] | None =
         "title": "Regras resumidas",
         "variant": v.title,
         "setup": setup,
-        "rows": [[row.label, row.cell(v)] for row in ROWS],
+        "rows": [[PT.gettext(row.label), row.cell(v, PT)] for row in ROWS],
         "facts": facts,
         "lesson": lesson_title,
         "diagram": _start_image(v, settings, f"{v.name}-inicio"),
@@ -694,6 +695,8 @@ def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[s
     }
 
 
+PT = translator("pt-BR")
+"""The set's texts are Portuguese (see LANGUAGES); the rules table comes from the catalog like the pages'."""
 LANGUAGES = {"pt"}
 """The languages the printable set's texts are written in (they are not in the catalogs yet): a tree
 in another language gets no set and no link to one, rather than a Portuguese one."""

@@ -78,9 +78,10 @@ def two_languages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Portuguese fixture lessons plus an English edition of the American rules and puzzles."""
     base = tmp_path_factory.mktemp("two")
     lessons = write_course(base / "lessons")
-    r = _damas("init", "--language", "en", "starter", cwd=base)
+    r = _damas("init", "--language", "en", "--variant", "american", "--variant", "international", "starter", cwd=base)
     assert r.returncode == 0, r.stderr
-    shutil.copytree(base / "starter" / "lessons" / "american", lessons / "american" / "en")
+    for variant in ("american", "international"):
+        shutil.copytree(base / "starter" / "lessons" / variant, lessons / variant / "en")
     build(base / "out", lessons=[lessons], formats=["html", "pdf"], jobs=1)
     return base / "out"
 
@@ -94,6 +95,8 @@ def test_second_language_gets_its_own_tree(two_languages: Path) -> None:
     assert 'href="../index.html"' in home_en and ">Português</a>" in home_en
     assert (root / "en/american/rules.html").is_file() and (root / "en/american/puzzle-book.html").is_file()
     assert not (root / "en/brazilian").exists()  # no English lessons there
+    assert 'href="comparison.html"' in home_en and (root / "en/comparison.html").is_file()
+    assert (root / "comparacao.html").is_file()
     assert (root / "american/livro-de-golpes.html").is_file() and not (root / "american/rules.html").exists()
     assert (two_languages / "pdf/en/american/rules.pdf").is_file()
     assert (two_languages / "pdf/american/regras.pdf").is_file()
