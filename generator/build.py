@@ -26,12 +26,14 @@ from pathlib import Path
 from . import __version__
 from .course import Course, check_course
 from .cpus import usable_cpus
+from .i18n import short_language
 from .lessons.check import CheckReport
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
 from .render import pdf as pdf_stage
 from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
+from .render.languages import language_trees, other_homes
 from .render.site import Site, plan_site
 from .rules import VARIANTS, DamasError, Variant, get_variant
 
@@ -183,6 +185,7 @@ def _write(
     print_settings: printset.Settings | None = None,
 ) -> BuildSummary:
     summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
+    trees = language_trees(site, course.language)
     mark = time.perf_counter()
     svgs = site.svgs()
     for i, (path, svg) in enumerate(svgs.items(), start=1):
@@ -197,7 +200,18 @@ def _write(
 
     if "html" in formats:
         mark = time.perf_counter()
-        pages = render_pages(site, pdf="pdf" in formats, course=course)
+        pages = {}
+        for tree in trees:
+            pages.update(
+                render_pages(
+                    tree.site,
+                    pdf="pdf" in formats,
+                    course=course,
+                    language=tree.language,
+                    prefix=tree.prefix,
+                    others=other_homes(trees, tree),
+                )
+            )
         for path, text in pages.items():
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -210,9 +224,13 @@ def _write(
     manifest: dict[str, str] = {}
     if "pdf" in formats:
         mark = time.perf_counter()
-        books = {b.variant.name: b for b in plan_books(site)}
-        work = [job for v in site.variants for job in pdf_stage.jobs_for(v, books.get(v.name))]
-        work += [printset.job_for(v, print_settings) for v in site.variants]
+        work = []
+        for tree in trees:
+            books = {b.variant.name: b for b in plan_books(tree.site, tree.language)}
+            for v in tree.site.variants:
+                work += pdf_stage.jobs_for(v, books.get(v.name), tree.language, tree.prefix)
+                if short_language(tree.language) in printset.LANGUAGES:
+                    work.append(printset.job_for(v, print_settings, tree.language, tree.prefix))
         for job in work:
             job.data = course.pdf_settings(job.data)
         todo = []

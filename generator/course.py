@@ -35,21 +35,6 @@ SCHEMA_FILE = "course.schema.json"
 DEFAULT_TITLE = "Regras de damas"
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 """course.yaml's paper names -> Typst's."""
-WORDS_EN = {
-    "contents": "Contents",
-    "page": "Page",
-    "of": "of",
-    "diagram": "Diagram",
-    "reading": "How to read the diagrams",
-    "puzzles": "Puzzles",
-    "solutions": "Solutions",
-    "defences": "Defences",
-    "index_theme": "Index by theme",
-    "index_difficulty": "Index by difficulty",
-    "level": "level",
-}
-"""The PDFs' interface words for an English course (the templates' own are Portuguese)."""
-NOTE_EN = "Every move was checked by the damas rules engine."
 
 
 class NoCourse(DamasError):
@@ -100,11 +85,8 @@ class Course:
         out = {**data, "paper_size": self.typst_paper, "author": self.author or "damas"}
         if self.source is not None:
             out["course"] = self.title
-        if self.english:
-            out.update(lang="en", region="US" if self.paper == "letter" else "GB")
-            if "note" in data:
-                out["note"] = NOTE_EN
-            out["words"] = {k: WORDS_EN.get(k, v) for k, v in data.get("words", {}).items()}
+        if self.english and data.get("lang") == "en":
+            out["region"] = "US" if self.paper == "letter" else "GB"
         return out
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
+from ..i18n import anchor_names, available_languages, translator
 from ..inputfile import InputFileError, read_input
 from ..limits import limit, raise_hint
 from .bounds import lesson_bounds
@@ -31,10 +32,22 @@ LESSON_SUFFIXES = (".yaml", ".yml")
 
 BOOK_SLUG = "livro-de-golpes"
 """Page name of a variant's puzzle book."""
-RESERVED_SLUGS = {"index", BOOK_SLUG}
+BOOK_SLUGS = {translator(lang).pgettext("file name", "puzzle-book") for lang in available_languages()}
+"""The puzzle book's page name in every language (``puzzle-book`` in English)."""
+RESERVED_SLUGS = {"index", BOOK_SLUG} | BOOK_SLUGS
 """Page names the build makes itself in each variant's folder: no lesson may take them."""
 ROOT_PAGES = {"index.html", "comparacao.html", "glossario.html"}
-RESERVED_ID = re.compile(r"conteudo|exercicios|como-ler|indices|secao-[0-9]+|diagrama-[0-9]+")
+RESERVED_ID = re.compile(
+    "|".join(
+        sorted(
+            {
+                re.escape(anchor_names(lang)[role]).replace(re.escape("%(num)s"), "[0-9]+")
+                for lang in available_languages()
+                for role in ("content", "puzzles", "reading", "indexes", "section", "diagram")
+            }
+        )
+    )
+)
 """Anchors the build makes on a lesson page itself (the main text, the puzzle list, the default
 anchors of sections and diagrams without an id): an author's id equal to one would give the page
 two elements with one id."""
@@ -255,15 +268,18 @@ def check_paths(
 def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
     """Links between pages of the course must reach a page the build makes, and an anchor on it."""
     pages: dict[str, set[str]] = {}
-    puzzles: dict[str, int] = {}
+    puzzles: dict[tuple[str, str], int] = {}
     for c in lessons:
         v = c.lesson.variant.name
         pages[f"{v}/{c.lesson.slug}.html"] = c.lesson.anchors()
-        puzzles[v] = puzzles.get(v, 0) + len(c.lesson.puzzles)
-    for v, n in puzzles.items():
-        pages[f"{v}/index.html"] = {"conteudo"}
+        key = (v, c.lesson.language)
+        puzzles[key] = puzzles.get(key, 0) + len(c.lesson.puzzles)
+    for (v, language), n in puzzles.items():  # each language's tree has its own index and book
+        a = anchor_names(language)
+        pages.setdefault(f"{v}/index.html", set()).add(a["content"])
         if n:
-            pages[f"{v}/{BOOK_SLUG}.html"] = {"conteudo", "como-ler", "exercicios", "indices"} | {
+            book = translator(language).pgettext("file name", "puzzle-book")
+            pages[f"{v}/{book}.html"] = {a["content"], a["reading"], a["puzzles"], a["indexes"]} | {
                 f"p{i}" for i in range(1, n + 1)
             }
     for root in ROOT_PAGES:

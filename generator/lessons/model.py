@@ -113,18 +113,24 @@ class Lesson:
 
     def section_anchor(self, index: int) -> str:
         """The page anchor of section ``index`` (0-based): its id, else ``secao-N``."""
-        return self.sections[index].id or f"secao-{index + 1}"
+        return self.sections[index].id or self._anchor("section") % {"num": index + 1}
+
+    def _anchor(self, role: str) -> str:
+        from ..i18n import anchor_names
+
+        return anchor_names(self.language)[role]
 
     def diagram_anchors(self) -> list[str]:
         """The page anchor of every diagram, in page order: its id, else ``diagrama-N``."""
-        return [d.id or f"diagrama-{n}" for n, d in enumerate(self.diagrams(), start=1)]
+        name = self._anchor("diagram")
+        return [d.id or name % {"num": n} for n, d in enumerate(self.diagrams(), start=1)]
 
     def anchors(self) -> set[str]:
         """Every anchor a link may point at on this lesson's page."""
         found = {self.section_anchor(i) for i in range(len(self.sections))} | set(self.diagram_anchors())
-        found |= {p.id for p in self.puzzles} | {"conteudo"}
+        found |= {p.id for p in self.puzzles} | {self._anchor("content")}
         if self.puzzles:
-            found.add("exercicios")
+            found.add(self._anchor("puzzles"))
         return found
 
 

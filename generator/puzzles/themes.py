@@ -179,12 +179,64 @@ THEMES: dict[str, Callable[[Line], bool]] = {
 """Every theme the engine decides, in display order."""
 
 
+THEME_MSGIDS = {
+    "sacrifício": "sacrifice",
+    "golpe de dama": "king shot",
+    "coroação": "crowning",
+    "bloqueio": "blocking",
+    "lei da maioria": "majority rule",
+    "golpe turco": "Turkish strike",
+    "captura para trás": "backward capture",
+}
+"""Each theme's English msgid: the name shown is the catalog's (the keys stay the authors' tags)."""
+
+
+def theme_names(language: str) -> dict[str, str]:
+    """Theme key -> its name in ``language``."""
+    from ..i18n import translator
+
+    tr = translator(language)
+    return {key: tr.pgettext("theme", msgid) for key, msgid in THEME_MSGIDS.items()}
+
+
+def _theme_msgids() -> None:  # pragma: no cover - only read by pybabel extract
+    from ..i18n import translator
+
+    tr = translator()
+    tr.pgettext("theme", "sacrifice")
+    tr.pgettext("theme", "king shot")
+    tr.pgettext("theme", "crowning")
+    tr.pgettext("theme", "blocking")
+    tr.pgettext("theme", "majority rule")
+    tr.pgettext("theme", "Turkish strike")
+    tr.pgettext("theme", "backward capture")
+
+
 def auto_themes(line: Line) -> list[str]:
     return [name for name, test in THEMES.items() if test(line)]
 
 
-DIFFICULTY_WORDS = {1: "muito fácil", 2: "fácil", 3: "médio", 4: "difícil", 5: "muito difícil"}
-"""The words for each level, the same on the pages and in print."""
+DIFFICULTY_WORDS = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "very hard"}
+"""The words for each level (English msgids, translated where shown), the same on the pages and in print."""
+
+
+def difficulty_words(language: str) -> dict[int, str]:
+    """The level words in ``language``, from its catalog."""
+    from ..i18n import translator
+
+    tr = translator(language)
+    return {level: tr.pgettext("difficulty", words) for level, words in DIFFICULTY_WORDS.items()}
+
+
+def _difficulty_msgids() -> None:  # pragma: no cover - only read by pybabel extract
+    from ..i18n import translator
+
+    tr = translator()
+    tr.pgettext("difficulty", "very easy")
+    tr.pgettext("difficulty", "easy")
+    tr.pgettext("difficulty", "medium")
+    tr.pgettext("difficulty", "hard")
+    tr.pgettext("difficulty", "very hard")
 
 
 def difficulty_score(line: Line, defender_choices: int) -> float:

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..i18n import DEFAULT_LANGUAGE, translator
 from ..rules import Move, Position
 from ..rules.geometry import WHITE
 from ..rules.notation import move_text
 from ..rules.variants import Goal
 
 ELLIPSIS = "…"
-
-_SIDE = ("brancas", "pretas")
-_NUMBERS = {1: "uma", 2: "duas", 3: "três", 4: "quatro", 5: "cinco", 6: "seis", 7: "sete", 8: "oito"}
 
 
 def numbered(pos: Position, moves: Sequence[Move], ply: int) -> list[str]:
@@ -70,41 +68,74 @@ def answer_text(start: Position, moves: Sequence[Move], defences: Sequence[tuple
     return " ".join(tokens)
 
 
-def material(pos: Position) -> str:
+def material(pos: Position, language: str = DEFAULT_LANGUAGE) -> str:
     """``brancas com 3 pedras e 1 dama; pretas com 1 pedra`` for the pieces on the board."""
+    tr = translator(language)
     parts = []
     for color in (WHITE, WHITE ^ 1):
         men, kings = pos.men(color).bit_count(), pos.kings_of(color).bit_count()
         words = []
         if men:
-            words.append(f"{men} pedra" + ("s" if men != 1 else ""))
+            words.append(tr.ngettext("%(num)s man", "%(num)s men", men) % {"num": tr.number(men)})
         if kings:
-            words.append(f"{kings} dama" + ("s" if kings != 1 else ""))
-        parts.append(f"{_SIDE[color]} com {' e '.join(words)}" if words else f"{_SIDE[color]} sem peças")
+            words.append(tr.ngettext("%(num)s king", "%(num)s kings", kings) % {"num": tr.number(kings)})
+        if color == WHITE:
+            text = tr.gettext("White with %(pieces)s") if words else tr.gettext("White with no pieces")
+        else:
+            text = tr.gettext("Black with %(pieces)s") if words else tr.gettext("Black with no pieces")
+        parts.append(text % {"pieces": tr.gettext(" and ").join(words)} if words else text)
     return "; ".join(parts)
 
 
-def outcome(start: Position, end: Position, goal: str, pieces: int) -> str:
+def outcome(start: Position, end: Position, goal: str, pieces: int, language: str = DEFAULT_LANGUAGE) -> str:
     """What the line achieves, in one clause: ``as brancas ficam com uma peça a mais``."""
-    side = _SIDE[start.turn]
+    tr = translator(language)
+    _ = tr.gettext
+    white = start.turn == WHITE
     if goal == "gain":
-        n = _NUMBERS.get(pieces, str(pieces)) if pieces != 1 else "uma"
-        return f"as {side} ficam com {n} peça{'s' if pieces != 1 else ''} a mais"
+        count = {
+            1: tr.pgettext("count", "one"),
+            2: tr.pgettext("count", "two"),
+            3: tr.pgettext("count", "three"),
+            4: tr.pgettext("count", "four"),
+            5: tr.pgettext("count", "five"),
+        }.get(pieces, tr.number(pieces))
+        if white:
+            text = tr.ngettext("White are %(num)s piece up", "White are %(num)s pieces up", pieces)
+        else:
+            text = tr.ngettext("Black are %(num)s piece up", "Black are %(num)s pieces up", pieces)
+        return text % {"num": count}
     if goal == "promote":
-        return f"as {side} fazem dama"
+        return _("White crown a man") if white else _("Black crown a man")
     if goal == "draw":
-        return "a partida termina empatada"
-    loser = _SIDE[end.turn]
+        return _("the game ends in a draw")
+    loser_white = end.turn == WHITE
     if start.variant.goal is Goal.LOSING:
-        return f"as {loser} ficam sem lances e ganham a partida"
-    how = "sem peças" if not end.pieces(end.turn) else "sem lances"
-    return f"as {loser} ficam {how} e perdem a partida"
+        return (
+            _("White have no moves left and win the game")
+            if loser_white
+            else _("Black have no moves left and win the game")
+        )
+    if not end.pieces(end.turn):
+        return (
+            _("White have no pieces left and lose the game")
+            if loser_white
+            else _("Black have no pieces left and lose the game")
+        )
+    return (
+        _("White have no moves left and lose the game")
+        if loser_white
+        else _("Black have no moves left and lose the game")
+    )
 
 
-def comment(themes: Sequence[str], start: Position, end: Position, goal: str, pieces: int) -> str:
+def comment(
+    themes: Sequence[str], start: Position, end: Position, goal: str, pieces: int, language: str = DEFAULT_LANGUAGE
+) -> str:
     """One line: the themes, then what the line achieves."""
-    result = outcome(start, end, goal, pieces)
+    result = outcome(start, end, goal, pieces, language)
     if not themes:
         return result[0].upper() + result[1:] + "."
-    named = ", ".join(themes[:-1]) + (" e " if len(themes) > 1 else "") + themes[-1]
+    joiner = translator(language).gettext(" and ")
+    named = ", ".join(themes[:-1]) + (joiner if len(themes) > 1 else "") + themes[-1]
     return f"{named[0].upper()}{named[1:]}: {result}."

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzles.themes import DIFFICULTY_WORDS
+from ..i18n import DEFAULT_LANGUAGE, Translator, translator
+from ..puzzles.themes import DIFFICULTY_WORDS, difficulty_words
 from ..rules.geometry import Numbering
 from .site import PuzzleItem, Site, VariantItem
 
@@ -35,53 +36,84 @@ class Book:
     """How to read the diagrams and the notation (paragraphs)."""
     by_theme: dict[str, list[int]] = field(default_factory=dict)
     by_difficulty: dict[int, list[int]] = field(default_factory=dict)
+    language: str = DEFAULT_LANGUAGE
+
+    @property
+    def tr(self) -> Translator:
+        return translator(self.language)
 
     @property
     def title(self) -> str:
-        return f"Golpes: {self.variant.title.lower()}"
+        return self.tr.gettext("Shots: %(variant)s") % {"variant": self.variant.title.lower()}
 
 
-def reading_guide(variant: VariantItem, example_capture: str | None) -> list[str]:
+def reading_guide(variant: VariantItem, example_capture: str | None, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    tr = translator(language)
+    _ = tr.gettext
     v = variant.variant
     g = v.geometry
-    first = "as pretas" if v.first_to_move else "as brancas"
-    out = [
-        "Cada diagrama mostra uma posição com as brancas embaixo. As pedras são discos; a dama tem uma coroa. "
-        "O disco pequeno ao lado do tabuleiro, em cima ou embaixo, mostra quem joga: é sempre quem resolve o "
-        f"exercício. Na partida, {first} fazem o primeiro lance.",
-    ]
+    intro = _(
+        "Each diagram shows a position with White at the bottom. Men are discs; a king wears a crown. The "
+        "small disc beside the board, above or below it, shows who is to play: always the side that solves "
+        "the puzzle."
+    )
+    starts = (
+        _("In the game, Black make the first move.")
+        if v.first_to_move
+        else _("In the game, White make the first move.")
+    )
+    out = [f"{intro} {starts}"]
     if g.numbering is Numbering.ALGEBRAIC:
         out.append(
-            "Cada casa tem o nome da coluna (a a h, da esquerda para a direita) e da fileira (1 a 8, de baixo "
-            "para cima), como c3. As letras e os números estão na borda do tabuleiro."
+            _(
+                "Each square is named by its file (a to h, from left to right) and its rank (1 to 8, from "
+                "bottom to top), as in c3. The letters and numbers are on the edge of the board."
+            )
         )
     else:
-        n = len(g.squares)
         where = (
-            "a casa 1 fica no alto, à esquerda, e a contagem segue da esquerda para a direita, de cima para baixo"
+            _("square 1 is at the top left, and the count goes from left to right, from top to bottom")
             if g.numbering is Numbering.TOP_LEFT
-            else "a casa 1 fica no canto inferior direito das brancas, e a contagem segue da direita para a "
-            "esquerda, de baixo para cima"
+            else _(
+                "square 1 is in White's bottom right corner, and the count goes from right to left, from bottom to top"
+            )
         )
-        out.append(f"As casas escuras são numeradas de 1 a {n}: {where}. O número está no canto de cada casa.")
-    sep = "dois-pontos" if v.capture_separator == ":" else "um x"
-    example = f" Por exemplo, {example_capture} passa por todas essas casas." if example_capture else ""
-    out.append(
-        "Um lance sem captura liga a casa de saída à de chegada com um traço. Uma captura usa "
-        f"{sep} e lista a casa de saída e cada casa onde a peça pousa.{example}"
+        out.append(
+            _("The dark squares are numbered 1 to %(n)s: %(where)s. The number is in the corner of each square.")
+            % {"n": tr.number(len(g.squares)), "where": where}
+        )
+    sep = _("a colon") if v.capture_separator == ":" else _("an x")
+    example = (
+        " " + _("For example, %(move)s goes through all those squares.") % {"move": example_capture}
+        if example_capture
+        else ""
     )
-    first_side = "das pretas" if v.first_to_move else "das brancas"
     out.append(
-        f"Nas soluções, cada número de lance reúne um lance {first_side}, que começam a partida, e a resposta "
-        "do adversário; «1. … » quer dizer que o exercício começa com o segundo lance do par. Entre parênteses, "
-        "no ponto em que divergem, estão as outras defesas com a continuação que ainda ganha. Todas as "
-        "soluções foram provadas pelo motor de regras contra todas as defesas, e nenhuma outra primeira jogada "
-        "alcança o objetivo, nem mesmo com quatro lances a mais que a solução."
+        _(
+            "A move without a capture joins the starting square to the arrival square with a dash. A capture "
+            "uses %(sep)s and lists the starting square and every square where the piece lands."
+        )
+        % {"sep": sep}
+        + example
     )
+    pair = (
+        _("In the solutions, each move number holds a move by Black, who start the game, and the opponent's reply;")
+        if v.first_to_move
+        else _(
+            "In the solutions, each move number holds a move by White, who start the game, and the opponent's reply;"
+        )
+    )
+    rest = _(
+        "%(ellipsis)s means the puzzle starts with the second move of the pair. In parentheses, where they "
+        "branch, are the other defences with the continuation that still wins. Every solution was proved by the "
+        "rules engine against every defence, and no other first move reaches the goal, not even with four moves "
+        "more than the solution."
+    ) % {"ellipsis": tr.quote("1. … ")}
+    out.append(f"{pair} {rest}")
     return out
 
 
-def plan_books(site: Site) -> list[Book]:
+def plan_books(site: Site, language: str = DEFAULT_LANGUAGE) -> list[Book]:
     """One book per variant that has puzzles."""
     books = []
     for variant in site.variants:
@@ -100,7 +132,7 @@ def plan_books(site: Site) -> list[Book]:
             ),
             None,
         )
-        book = Book(variant, puzzles, reading_guide(variant, example))
+        book = Book(variant, puzzles, reading_guide(variant, example, language), language=language)
         for bp in puzzles:
             for theme in bp.item.themes:
                 book.by_theme.setdefault(theme, []).append(bp.number)
@@ -112,22 +144,32 @@ def plan_books(site: Site) -> list[Book]:
     return books
 
 
-def _words() -> dict[str, str]:
+def book_words(tr: Translator) -> dict[str, str]:
+    """The PDFs' interface words (Typst templates read them from the JSON data)."""
+    _ = tr.gettext
     return {
-        "contents": "Sumário",
-        "page": "Página",
-        "of": "de",
-        "reading": "Como ler os diagramas",
-        "puzzles": "Exercícios",
-        "hints": "Dicas",
-        "solutions": "Soluções",
-        "material": "No fim",
-        "index_theme": "Índice por tema",
-        "index_difficulty": "Índice por dificuldade",
-        "level": "nível",
-        "name": "Nome",
-        "date": "Data",
+        "contents": _("Contents"),
+        "page": _("Page"),
+        "of": _("of"),
+        "diagram": _("Diagram"),
+        "reading": _("How to read the diagrams"),
+        "puzzles": _("Puzzles"),
+        "hints": _("Hints"),
+        "solutions": _("Solutions"),
+        "defences": _("Defences"),
+        "material": _("At the end"),
+        "index_theme": _("Index by theme"),
+        "index_difficulty": _("Index by difficulty"),
+        "level": _("level"),
+        "name": _("Name"),
+        "date": _("Date"),
     }
+
+
+def typst_language(tr: Translator) -> dict[str, str]:
+    """Typst's ``lang`` and ``region``: hyphenation, smart quotes and its own words follow them."""
+    lang, region = tr.typst
+    return {"lang": lang, "region": region or ("BR" if lang == "pt" else "GB")}
 
 
 def _common(book: Book, title: str, subtitle: str) -> dict[str, Any]:
@@ -136,19 +178,20 @@ def _common(book: Book, title: str, subtitle: str) -> dict[str, Any]:
         "running": f"{book.variant.title} · {title}",
         "subtitle": subtitle,
         "variant": book.variant.title,
-        "lang": "pt",
-        "region": "BR",
-        "words": _words(),
+        **typst_language(book.tr),
+        "words": book_words(book.tr),
     }
 
 
-def _count(n: int) -> str:
-    return "1 exercício" if n == 1 else f"{n} exercícios"
+def _count(book: Book) -> str:
+    n = len(book.puzzles)
+    return book.tr.ngettext("%(num)s puzzle", "%(num)s puzzles", n) % {"num": book.tr.number(n)}
 
 
 def worksheet_data(book: Book) -> dict[str, Any]:
     """The JSON of the worksheet: diagrams, side to move, stipulation, level; hints apart."""
-    data = _common(book, "Exercícios", f"{_count(len(book.puzzles))}, do mais fácil ao mais difícil")
+    _ = book.tr.gettext
+    data = _common(book, _("Puzzles"), _("%(count)s, from the easiest to the hardest") % {"count": _count(book)})
     data["reading"] = book.reading[:-1]  # the last paragraph explains the answer key
     data["puzzles"] = [
         {
@@ -157,7 +200,7 @@ def worksheet_data(book: Book) -> dict[str, Any]:
             "alt": bp.item.alt,
             "stipulation": bp.item.stipulation,
             "difficulty": bp.item.difficulty or 0,
-            "level": bp.item.level_words,
+            "level": difficulty_words(book.language).get(bp.item.difficulty or 0, ""),
         }
         for bp in book.puzzles
     ]
@@ -167,7 +210,8 @@ def worksheet_data(book: Book) -> dict[str, Any]:
 
 def answers_data(book: Book) -> dict[str, Any]:
     """The JSON of the answer key: numbered lines, material, comment, final diagrams, indexes."""
-    data = _common(book, "Soluções", f"da folha de exercícios ({_count(len(book.puzzles))})")
+    _ = book.tr.gettext
+    data = _common(book, _("Solutions"), _("to the worksheet (%(count)s)") % {"count": _count(book)})
     data["reading"] = book.reading[-1:]
     data["puzzles"] = [
         {
@@ -177,7 +221,7 @@ def answers_data(book: Book) -> dict[str, Any]:
             "material": bp.item.material,
             "comment": bp.item.comment,
             "difficulty": bp.item.difficulty or 0,
-            "level": bp.item.level_words,
+            "level": difficulty_words(book.language).get(bp.item.difficulty or 0, ""),
             "final": "/" + bp.item.final_svg_path if bp.item.final_svg_path else None,
             "final_alt": bp.item.final_alt,
         }
@@ -185,6 +229,7 @@ def answers_data(book: Book) -> dict[str, Any]:
     ]
     data["by_theme"] = [{"theme": t, "numbers": ns} for t, ns in book.by_theme.items()]
     data["by_difficulty"] = [
-        {"level": lvl, "words": DIFFICULTY_WORDS[lvl], "numbers": ns} for lvl, ns in book.by_difficulty.items()
+        {"level": lvl, "words": difficulty_words(book.language)[lvl], "numbers": ns}
+        for lvl, ns in book.by_difficulty.items()
     ]
     return data

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..i18n import DEFAULT_LANGUAGE, N_, Translator, short_language, translator
 from ..rules import BLACK, CapturePromotion, Goal, Precedence, Removal, Variant
 from ..rules.draws import draw_profile
 from ..rules.geometry import Layout, Numbering
@@ -19,98 +20,120 @@ from .site import Site
 @dataclass(frozen=True)
 class Row:
     label: str
+    """English msgid of the row's heading."""
     anchor: str | None
     """Diagram id that demonstrates this rule in the variant's lessons."""
-    cell: Callable[[Variant], str]
+    cell: Callable[[Variant, Translator], str]
 
 
-def _board(v: Variant) -> str:
+def _board(v: Variant, tr: Translator) -> str:
     g = v.geometry
+    size = f"{g.width}×{g.height}"
     if g.layout is Layout.FULL:
-        return f"{g.width}×{g.height}, todas as 64 casas, movimento ortogonal"
-    corner = "casa escura no canto à esquerda" if g.layout is Layout.STANDARD else "casa escura no canto à direita"
-    return f"{g.width}×{g.height}, {len(g.squares)} casas escuras, {corner}"
+        return tr.gettext("%(size)s, all 64 squares, orthogonal moves") % {"size": size}
+    if g.layout is Layout.STANDARD:
+        text = tr.gettext("%(size)s, %(n)s dark squares, dark square in the left corner")
+    else:
+        text = tr.gettext("%(size)s, %(n)s dark squares, dark square in the right corner")
+    return text % {"size": size, "n": len(g.squares)}
 
 
-def _notation(v: Variant) -> str:
+def _notation(v: Variant, tr: Translator) -> str:
     g = v.geometry
     if g.numbering is Numbering.ALGEBRAIC:
-        sep = "dois-pontos (:)" if v.capture_separator == ":" else "x"
-        return f"algébrica (a1–h8), captura com {sep}"
-    start = "no alto, à esquerda" if g.numbering is Numbering.TOP_LEFT else "embaixo, à direita das brancas"
-    return f"números 1–{len(g.squares)}, a casa 1 {start}"
-
-
-def _men_capture(v: Variant) -> str:
-    if v.geometry.orthogonal:
-        base = "para a frente e para os lados"
+        if v.capture_separator == ":":
+            return tr.gettext("algebraic (a1–h8), captures with a colon (:)")
+        return tr.gettext("algebraic (a1–h8), captures with x")
+    if g.numbering is Numbering.TOP_LEFT:
+        text = tr.gettext("numbers 1–%(n)s, square 1 at the top left")
     else:
-        base = "para a frente e para trás" if v.men_capture_backward else "só para a frente"
-    return base if v.men_capture_kings else f"{base}; a pedra não captura dama"
+        text = tr.gettext("numbers 1–%(n)s, square 1 at White's bottom right")
+    return text % {"n": len(g.squares)}
 
 
-def _precedence(v: Variant) -> str:
+def _men_capture(v: Variant, tr: Translator) -> str:
+    if v.geometry.orthogonal:
+        base = tr.gettext("forwards and sideways")
+    else:
+        base = tr.gettext("forwards and backwards") if v.men_capture_backward else tr.gettext("forwards only")
+    return base if v.men_capture_kings else tr.gettext("%(how)s; a man cannot capture a king") % {"how": base}
+
+
+def _precedence(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
     return {
-        Precedence.FREE: "livre escolha (mas a captura é obrigatória e vai até o fim)",
-        Precedence.MOST_PIECES: "lei da maioria: a que toma mais peças (dama e pedra valem igual)",
-        Precedence.MOST_PIECES_THEN_KINGS: "a que toma mais peças; empatando, a que toma mais damas",
-        Precedence.ITALIAN: "mais peças; capturar com dama; mais damas; damas encontradas primeiro",
+        Precedence.FREE: _("free choice (but capturing is compulsory and goes to the end)"),
+        Precedence.MOST_PIECES: _("majority rule: the one taking most pieces (king and man count the same)"),
+        Precedence.MOST_PIECES_THEN_KINGS: _("the one taking most pieces; if equal, the one taking most kings"),
+        Precedence.ITALIAN: _("most pieces; capture with a king; most kings; kings met first"),
     }[v.precedence]
 
 
-def _promotion(v: Variant) -> str:
+def _promotion(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
     return {
-        CapturePromotion.PASS_THROUGH: "só passando: segue como pedra; vira dama se terminar na última fileira",
-        CapturePromotion.PROMOTE_AND_CONTINUE: "vira dama na hora e continua capturando como dama",
-        CapturePromotion.PROMOTE_AND_STOP: "vira dama e o lance termina",
+        CapturePromotion.PASS_THROUGH: _("passing only: it stays a man; crowned if it ends on the last row"),
+        CapturePromotion.PROMOTE_AND_CONTINUE: _("crowned at once and goes on capturing as a king"),
+        CapturePromotion.PROMOTE_AND_STOP: _("crowned and the move ends"),
     }[v.capture_promotion]
 
 
-def _draws(v: Variant) -> str:
+def _draws(v: Variant, tr: Translator) -> str:
     profile = draw_profile(v)
-    return "; ".join(r.reason_pt for r in profile.rules)
+    pt = short_language(tr.language) == "pt"
+    return "; ".join(r.reason_pt if pt else r.reason for r in profile.rules)
+
+
+def _first(v: Variant, tr: Translator) -> str:
+    return tr.pgettext("who starts", "Black") if v.first_to_move == BLACK else tr.pgettext("who starts", "White")
+
+
+def _man_moves(v: Variant, tr: Translator) -> str:
+    if v.geometry.orthogonal:
+        return tr.gettext("one square forwards or sideways")
+    return tr.gettext("one square diagonally forwards")
+
+
+def _king(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
+    if v.geometry.orthogonal:
+        return (
+            _("flying, in a straight line (orthogonal)")
+            if v.flying_kings
+            else _("moves one square, in a straight line (orthogonal)")
+        )
+    return _("flying, diagonally") if v.flying_kings else _("moves one square, diagonally")
+
+
+def _removal(v: Variant, tr: Translator) -> str:
+    if v.removal is Removal.IMMEDIATE:
+        return tr.gettext("one by one, as jumped (no 180° turn)")
+    return tr.gettext("all at the end of the move")
+
+
+def _end(v: Variant, tr: Translator) -> str:
+    if v.goal is Goal.LOSING:
+        return tr.gettext("the side left without a move wins")
+    return tr.gettext("the side left without a move (no pieces or blocked) loses")
 
 
 ROWS: tuple[Row, ...] = (
-    Row("Tabuleiro", "tabuleiro", _board),
-    Row("Quem começa", "tabuleiro", lambda v: "as pretas" if v.first_to_move == BLACK else "as brancas"),
+    Row(N_("Board"), "tabuleiro", _board),
+    Row(N_("Who starts"), "tabuleiro", _first),
+    Row(N_("A man moves"), "pedra-anda", _man_moves),
+    Row(N_("A man captures"), "pedra-captura", _men_capture),
     Row(
-        "A pedra anda",
-        "pedra-anda",
-        lambda v: (
-            "uma casa para a frente ou para o lado" if v.geometry.orthogonal else "uma casa na diagonal, para a frente"
-        ),
+        N_("Compulsory capture"),
+        "captura-obrigatoria",
+        lambda v, tr: tr.gettext("yes, and the sequence goes to the end"),
     ),
-    Row("A pedra captura", "pedra-captura", _men_capture),
-    Row("Captura obrigatória", "captura-obrigatoria", lambda v: "sim, e a sequência vai até o fim"),
-    Row("Qual captura escolher", "precedencia", _precedence),
-    Row(
-        "Dama",
-        "dama",
-        lambda v: (
-            ("voadora" if v.flying_kings else "anda uma casa")
-            + (", em linha reta (ortogonal)" if v.geometry.orthogonal else ", na diagonal")
-        ),
-    ),
-    Row(
-        "Peças capturadas saem",
-        "pedra-captura",
-        lambda v: (
-            "uma a uma, no salto (sem volta de 180°)" if v.removal is Removal.IMMEDIATE else "todas no fim do lance"
-        ),
-    ),
-    Row("Pedra na última fileira durante a captura", "promocao-captura", _promotion),
-    Row(
-        "Fim da partida",
-        "fim-bloqueio",
-        lambda v: (
-            "quem fica sem lance vence"
-            if v.goal is Goal.LOSING
-            else "quem fica sem lance (sem peças ou bloqueado) perde"
-        ),
-    ),
-    Row("Empates", None, _draws),
-    Row("Notação", None, _notation),
+    Row(N_("Which capture to choose"), "precedencia", _precedence),
+    Row(N_("King"), "dama", _king),
+    Row(N_("Captured pieces come off"), "pedra-captura", _removal),
+    Row(N_("A man reaching the last row during a capture"), "promocao-captura", _promotion),
+    Row(N_("End of the game"), "fim-bloqueio", _end),
+    Row(N_("Draws"), None, _draws),
+    Row(N_("Notation"), None, _notation),
 )
 
 
@@ -126,7 +149,7 @@ class Table:
     rows: list[tuple[str, list[Cell]]]
 
 
-def comparison_table(site: Site) -> Table:
+def comparison_table(site: Site, language: str = DEFAULT_LANGUAGE) -> Table:
     """One column per variant of the site, linking cells to demonstrating diagrams when present."""
     columns = [v for v in site.variants]
     anchors: dict[str, dict[str, str]] = {}
@@ -136,10 +159,12 @@ def comparison_table(site: Site) -> Table:
             for d in lesson.diagrams:
                 found.setdefault(d.anchor, f"{item.name}/{lesson.slug}.html#{d.anchor}")
         anchors[item.name] = found
+    tr = translator(language)
     rows = []
     for row in ROWS:
         cells = [
-            Cell(row.cell(item.variant), anchors[item.name].get(row.anchor) if row.anchor else None) for item in columns
+            Cell(row.cell(item.variant, tr), anchors[item.name].get(row.anchor) if row.anchor else None)
+            for item in columns
         ]
-        rows.append((row.label, cells))
+        rows.append((tr.gettext(row.label), cells))
     return Table([c.variant for c in columns], rows)

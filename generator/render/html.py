@@ -7,18 +7,22 @@ from ``file://`` with no server and no network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
-from ..lessons.check import BOOK_SLUG
+from ..i18n import DEFAULT_LANGUAGE, N_, Translator, anchor_names, short_language, translator
 from ..lessons.glossary import bundled_glossary, glossary_anchor
+from ..puzzles.themes import difficulty_words
 from ..resources import jinja_loader, templates_dir
-from .book import DIFFICULTY_WORDS, plan_books
+from .book import plan_books
 from .comparison import comparison_table
 from .interactive import editor_tables
+from .jswords import js_words
+from .names import file_names
+from .printset import LANGUAGES as PRINTSET_LANGUAGES
 from .site import Site
 
 if TYPE_CHECKING:
@@ -29,193 +33,180 @@ TEMPLATES = templates_dir() / "html"
 
 @dataclass(frozen=True)
 class Words:
-    """Interface words of the pages, per language."""
+    """Interface words of the pages in one language, looked up in its catalog (generator/i18n.py)."""
 
-    home: str
-    breadcrumbs: str
-    footer: str
+    tr: Translator
     home_title: str
     home_lead: str
-    contents: str
-    diagram: str
-    puzzles: str
-    solution: str
-    themes: str
-    pdf_lesson: str
-    pdf_collection: str
-    comparison: str
-    comparison_lead: str
-    pdf_book: str
-    reading: str
-    defences: str
-    level: str
-    index_theme: str
-    index_difficulty: str
-    book_link: str
-    comparison_caption: str
-    rule: str
-    print_heading: str = "Para imprimir"
-    pdf_worksheet: str = "Folha de exercícios (sem as soluções)"
-    pdf_answers: str = "Soluções dos exercícios"
-    print_hint: str = "Ao imprimir esta página saem só os exercícios; as soluções estão no PDF de soluções."
-    hint: str = "Dica"
-    material: str = "No fim"
-    same_rule: str = "A mesma regra em"
-    previous: str = "Anterior"
-    following: str = "Próxima"
-    lessons_nav: str = "Lições desta modalidade"
-    glossary: str = "Glossário"
-    glossary_avoid: str = "Outras formas, que estas páginas não usam"
+
+    def __getattr__(self, name: str) -> str:
+        msgid = WORDS.get(name)
+        if msgid is None:
+            raise AttributeError(name)
+        return self.tr.gettext(msgid)
 
     def lessons_count(self, n: int) -> str:
-        return f"{n} lição" if n == 1 else f"{n} lições"
+        return self.tr.ngettext("%(num)d lesson", "%(num)d lessons", n) % {"num": n}
 
     def diagrams_count(self, n: int) -> str:
-        return f"{n} diagrama" if n == 1 else f"{n} diagramas"
+        return self.tr.ngettext("%(num)d diagram", "%(num)d diagrams", n) % {"num": n}
 
     def puzzles_count(self, n: int) -> str:
-        return f"{n} exercício" if n == 1 else f"{n} exercícios"
+        return self.tr.ngettext("%(num)d puzzle", "%(num)d puzzles", n) % {"num": n}
 
 
-PT = Words(
-    home="Início",
-    breadcrumbs="Você está em",
-    footer="Cada lance citado nestas páginas foi conferido pelo motor de regras do programa damas.",
-    home_title="Regras de damas",
-    home_lead="As regras de cada modalidade, com diagramas. Todo lance citado foi conferido por um motor de regras.",
-    contents="Nesta página",
-    diagram="Diagrama",
-    puzzles="Exercícios",
-    solution="Solução",
-    themes="Temas",
-    pdf_lesson="Regras e lições em PDF",
-    pdf_collection="Livreto de regras e lições (PDF)",
-    comparison="Comparação das regras",
-    pdf_book="Folha de exercícios e soluções em PDF",
-    reading="Como ler os diagramas",
-    defences="Defesas",
-    level="nível",
-    index_theme="Índice por tema",
-    index_difficulty="Índice por dificuldade",
-    book_link="Livro de golpes: todos os exercícios, do mais fácil ao mais difícil, com soluções",
-    comparison_lead="As regras de cada modalidade lado a lado. Cada célula leva ao diagrama que mostra a regra.",
-    comparison_caption="Regras por modalidade (geradas a partir dos dados do motor de regras)",
-    rule="Regra",
-)
+WORDS = {
+    "home": N_("Home"),
+    "breadcrumbs": N_("You are here"),
+    "footer": N_("Every move quoted on these pages was checked by the damas rules engine."),
+    "contents": N_("On this page"),
+    "diagram": N_("Diagram"),
+    "puzzles": N_("Puzzles"),
+    "solution": N_("Solution"),
+    "themes": N_("Themes"),
+    "pdf_lesson": N_("Rules and lessons as PDF"),
+    "pdf_collection": N_("Rules and lessons booklet (PDF)"),
+    "comparison": N_("The rules compared"),
+    "pdf_book": N_("Worksheet and solutions as PDF"),
+    "reading": N_("How to read the diagrams"),
+    "defences": N_("Defences"),
+    "level": N_("level"),
+    "index_theme": N_("Index by theme"),
+    "index_difficulty": N_("Index by difficulty"),
+    "book_link": N_("Puzzle book: every puzzle, from the easiest to the hardest, with solutions"),
+    "comparison_lead": N_(
+        "The rules of each variant side by side. Each cell links to the diagram that shows the rule."
+    ),
+    "comparison_caption": N_("Rules by variant (generated from the rules engine's data)"),
+    "rule": N_("Rule"),
+    "print_heading": N_("To print"),
+    "pdf_worksheet": N_("Worksheet (without the solutions)"),
+    "pdf_answers": N_("Solutions to the puzzles"),
+    "print_hint": N_("Printing this page prints the puzzles only; the solutions are in the solutions PDF."),
+    "hint": N_("Hint"),
+    "material": N_("At the end"),
+    "same_rule": N_("The same rule in"),
+    "previous": N_("Previous"),
+    "following": N_("Next"),
+    "lessons_nav": N_("Lessons of this variant"),
+    "glossary": N_("Glossary"),
+    "glossary_avoid": N_("Other words, which these pages do not use"),
+}
+"""The pages' interface words (attribute of :class:`Words` -> English msgid)."""
 
 
-class EnglishWords(Words):
-    def lessons_count(self, n: int) -> str:
-        return f"{n} lesson" if n == 1 else f"{n} lessons"
-
-    def diagrams_count(self, n: int) -> str:
-        return f"{n} diagram" if n == 1 else f"{n} diagrams"
-
-    def puzzles_count(self, n: int) -> str:
-        return f"{n} puzzle" if n == 1 else f"{n} puzzles"
-
-
-EN = EnglishWords(
-    home="Home",
-    breadcrumbs="You are here",
-    footer="Every move quoted on these pages was checked by the damas rules engine.",
-    home_title="Draughts rules",
-    home_lead="The rules of each variant, with diagrams. Every move quoted was checked by a rules engine.",
-    contents="On this page",
-    diagram="Diagram",
-    puzzles="Puzzles",
-    solution="Solution",
-    themes="Themes",
-    pdf_lesson="This lesson as PDF",
-    pdf_collection="All lessons as PDF",
-    comparison="The rules compared",
-    pdf_book="The puzzle book as PDF",
-    reading="How to read the diagrams",
-    defences="Defences",
-    level="level",
-    index_theme="Index by theme",
-    index_difficulty="Index by difficulty",
-    book_link="Puzzle book: every puzzle, with solutions",
-    comparison_lead="The rules of each variant side by side. Each cell links to the diagram that shows the rule.",
-    comparison_caption="Rules by variant (generated from the rules engine's data)",
-    rule="Rule",
-)
+def page_words(language: str, course: Course | None = None) -> Words:
+    """The interface words in ``language``, with the course's own title and summary on the home page."""
+    tr = translator(language)
+    title = tr.gettext("Draughts rules")
+    lead = tr.gettext("The rules of each variant, with diagrams. Every move quoted was checked by a rules engine.")
+    if course is not None:
+        title, lead = course.title, course.summary or lead
+    return Words(tr, title, lead)
 
 
-def environment() -> Environment:
+def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environment:
+    """The page templates with the catalog of ``language`` installed (``_()``, ``ngettext()``)."""
     env = Environment(
         loader=jinja_loader("html"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters["relsvg"] = lambda p: p.removeprefix("html/")
+    env.install_gettext_translations(translator(language), newstyle=True)  # type: ignore[attr-defined]
+    up = "../" * prefix.count("/")
+    env.filters["relsvg"] = lambda p: up + p.removeprefix("html/")
     env.filters["anchor"] = glossary_anchor
     return env
 
 
-def course_words(course: Course | None) -> Words:
-    """The interface words in the course's language, with its own title and summary on the home page."""
-    if course is None:
-        return PT
-    words = EN if course.english else PT
-    return replace(words, home_title=course.title, home_lead=course.summary or words.home_lead)
+def render_pages(
+    site: Site,
+    *,
+    pdf: bool,
+    course: Course | None = None,
+    language: str | None = None,
+    prefix: str = "",
+    others: list[tuple[str, str]] | None = None,
+) -> dict[str, str]:
+    """Every page of one language's site tree: path relative to the build root -> HTML text.
 
-
-def render_pages(site: Site, *, pdf: bool, course: Course | None = None) -> dict[str, str]:
-    """Every page of the site: path relative to the build root -> HTML text."""
-    env = environment()
-    t = course_words(course)
-    lang = course.language if course is not None else "pt-BR"
-    common: dict[str, Any] = {"t": t, "version": __version__, "lang": lang, "pdf": pdf}
+    ``language`` defaults to the course's; ``prefix`` is the tree's folder under ``html/`` (``""`` for
+    the course language, ``"en/"`` for another); ``others`` are (name, home link) of the other trees."""
+    lang = language or (course.language if course is not None else DEFAULT_LANGUAGE)
+    env = environment(lang, prefix)
+    own = course is not None and course.source is not None and language in (None, course.language)
+    t = page_words(lang, course if own else None)
+    tr = t.tr
+    names = file_names(lang)
+    pdf_up = "../" * (prefix.count("/") + 1) + "pdf/" + prefix
+    common: dict[str, Any] = {
+        "t": t,
+        "version": __version__,
+        "lang": tr.html_lang,
+        "pdf": pdf,
+        "names": names,
+        "pdf_up": pdf_up,
+        "others": others or [],
+        "anchors": anchor_names(lang),
+        "up": "../" * prefix.count("/"),
+        "printset": short_language(lang) in PRINTSET_LANGUAGES,
+        "js_words": js_words(lang),
+    }
+    base = f"html/{prefix}"
+    comparison = len(site.variants) > 1
     pages = {
-        "html/index.html": env.get_template("home.html.j2").render(
-            site=site, title=t.home_title, root="", comparison=len(site.variants) > 1, **common
+        f"{base}index.html": env.get_template("home.html.j2").render(
+            site=site, title=t.home_title, root="", comparison=comparison, **common
         )
     }
-    if len(site.variants) > 1:
-        pages["html/comparacao.html"] = env.get_template("comparison.html.j2").render(
-            table=comparison_table(site), title=t.comparison, root="", wide=True, **common
+    if comparison:
+        pages[f"{base}{names['comparison']}.html"] = env.get_template("comparison.html.j2").render(
+            table=comparison_table(site, lang), title=t.comparison, root="", wide=True, **common
         )
-    glossary = bundled_glossary("pt-BR")
+    glossary = bundled_glossary("pt-BR") if short_language(lang) == "pt" else None
     if glossary is not None:
-        pages["html/glossario.html"] = env.get_template("glossary.html.j2").render(
+        pages[f"{base}{names['glossary']}.html"] = env.get_template("glossary.html.j2").render(
             glossary=glossary, title=glossary.title, root="", **common
         )
-    books = {b.variant.name: b for b in plan_books(site)}
+    books = {b.variant.name: b for b in plan_books(site, lang)}
     for v in site.variants:
         book = books.get(v.name)
-        pages[f"html/{v.name}/index.html"] = env.get_template("variant.html.j2").render(
+        pages[f"{base}{v.name}/index.html"] = env.get_template("variant.html.j2").render(
             v=v, title=v.title, root="../", book=book, **common
         )
         if book is not None:
-            pages[f"html/{v.name}/{BOOK_SLUG}.html"] = env.get_template("book.html.j2").render(
-                book=book, title=f"{book.title} · {v.title}", root="../", words=DIFFICULTY_WORDS, **common
+            pages[f"{base}{v.name}/{names['book']}.html"] = env.get_template("book.html.j2").render(
+                book=book, title=f"{book.title} · {v.title}", root="../", words=difficulty_words(lang), **common
             )
         for lesson in v.lessons:
-            pages[f"html/{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
+            pages[f"{base}{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
                 lesson=lesson,
                 v=v,
                 title=f"{lesson.title} · {v.title}",
                 root="../",
-                **{**common, "lang": lesson.language},
+                **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
-    pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    pages.update(interactive_pages(env, site, common))
+    if not prefix:  # one stylesheet and one script for every language tree
+        pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    pages.update(interactive_pages(env, site, common, prefix))
     return pages
 
 
-def interactive_pages(env: Environment, site: Site, common: dict[str, Any]) -> dict[str, str]:
+def interactive_pages(env: Environment, site: Site, common: dict[str, Any], prefix: str = "") -> dict[str, str]:
     """The script of the interactive diagrams and the position editor (every variant of the engine,
     the site's own first)."""
     from ..rules.variants import VARIANTS
 
     ordered = [v.variant for v in site.variants]
     ordered += [v for v in VARIANTS.values() if v.name not in {o.name for o in ordered}]
-    return {
-        "html/damas.js": (TEMPLATES / "damas.js").read_text(encoding="utf-8"),
-        "html/editor.html": env.get_template("editor.html.j2").render(
-            tables=editor_tables(ordered), title="Editor de posições", root="", **common
+    out = {
+        f"html/{prefix}editor.html": env.get_template("editor.html.j2").render(
+            tables=editor_tables(ordered), title=common["t"].tr.gettext("Position editor"), root="", **common
         ),
     }
+    if not prefix:
+        out["html/damas.js"] = (TEMPLATES / "damas.js").read_text(encoding="utf-8")
+    return out

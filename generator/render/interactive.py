@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import translator
 from ..puzzles.search import Solver, Stipulation
 from ..rules import BLACK, WHITE, Move, Position, Variant
 from ..rules.game import Game
@@ -33,8 +34,6 @@ STEP_DIR = "html/svg/passos"
 NODE_CAP = 40
 """At most this many positions of a puzzle's solution tree are embedded in its page (the main line
 always is; other winning branches are expanded breadth-first until the cap)."""
-
-_SIDE = ("brancas", "pretas")
 
 
 @dataclass(frozen=True)
@@ -71,18 +70,23 @@ class Steps:
                 coordinates=view.coordinates,
                 lang=view.lang,
                 uid=uid,
-                description=f"Lance jogado: {text}.",
+                description=translator(view.lang).gettext("Move played: %(move)s.") % {"move": text},
                 **overlay,
             )
         return path
 
 
-def _after_text(before: Position, move: Move) -> str:
+def _after_text(before: Position, move: Move, lang: str = "pt") -> str:
+    tr = translator(lang)
     text = before.move_text(move, long=True)
     caps = ", ".join(before.square_name(s) for s in move.captured)
-    who = _SIDE[before.turn]
-    taken = f" Capturada{'s' if len(move.captured) > 1 else ''}: {caps}." if caps else ""
-    return f"Jogam as {who}: {text}.{taken}"
+    said = (tr.gettext("White play: %(move)s.") if before.turn == 0 else tr.gettext("Black play: %(move)s.")) % {
+        "move": text
+    }
+    if caps:
+        taken = tr.ngettext("Captured: %(squares)s.", "Captured: %(squares)s.", len(move.captured))
+        said += " " + taken % {"squares": caps}
+    return said
 
 
 def line_pdn(position: Position, moves: list[Move]) -> str:
@@ -99,14 +103,15 @@ def replay_data(position: Position, moves: list[Move], view: View, steps: Steps)
     cur = position
     for k, m in enumerate(moves, start=1):
         path = steps.after(cur, m, view)
-        said = _after_text(cur, m)
+        said = _after_text(cur, m, view.lang)
         text = cur.move_text(m, long=True)
         cur = cur.play(m)
         out.append(
             {
                 "svg": path.removeprefix("html/"),
                 "text": text,
-                "alt": f"Lance {k} de {len(moves)}. {said} {describe_position(cur, view.lang)}",
+                "alt": translator(view.lang).gettext("Move %(num)s of %(count)s.") % {"num": k, "count": len(moves)}
+                + f" {said} {describe_position(cur, view.lang)}",
             }
         )
     return {"steps": out, "pdn": line_pdn(position, moves), "fen": position.fen()}
@@ -222,7 +227,7 @@ def puzzle_game(tree: TreeNode, view: View, steps: Steps) -> dict[str, Any]:
             path = steps.after(pos, m, view)
             entry["reply"] = {
                 **_move_json(pos, m),
-                "next": add(child, path.removeprefix("html/"), _after_text(pos, m)),
+                "next": add(child, path.removeprefix("html/"), _after_text(pos, m, view.lang)),
             }
             return index
         if not node.wins and not node.children:
@@ -235,7 +240,7 @@ def puzzle_game(tree: TreeNode, view: View, steps: Steps) -> dict[str, Any]:
             item["win"] = m in node.wins
             if m in node.children:
                 path = steps.after(pos, m, view)
-                item["next"] = add(node.children[m], path.removeprefix("html/"), _after_text(pos, m))
+                item["next"] = add(node.children[m], path.removeprefix("html/"), _after_text(pos, m, view.lang))
             line = node.refutations.get(m)
             if line and len(line) > 1:
                 after = pos.play(m)
@@ -270,10 +275,13 @@ def puzzle_play(
 ) -> dict[str, Any]:
     """Everything the solve-on-the-board panel of one puzzle needs."""
     tree = solution_tree(position, stipulation, main, profile)
+    tr = translator(view.lang)
+    sides = (tr.gettext("White"), tr.gettext("Black"))
     return {
         "key": key,
         "hint": hint,
-        "side": _SIDE[position.turn],
+        "side": sides[position.turn],
+        "other": sides[position.turn ^ 1],
         **board_cells(position, view),
         **puzzle_game(tree, view, steps),
         "solution": replay_data(position, main, view, steps),

@@ -23,10 +23,12 @@ from typing import Any
 
 import typst
 
+from ..i18n import DEFAULT_LANGUAGE, translator
 from ..resources import templates_dir
 from ..rules.errors import DamasError
 from ..rules.variants import Variant
-from .book import Book, answers_data, worksheet_data
+from .book import Book, answers_data, book_words, typst_language, worksheet_data
+from .names import file_names
 from .site import LessonItem, VariantItem
 from .svg import NUMBER_SIZE, build_view
 
@@ -61,15 +63,6 @@ TYPST_VERSION = version("typst")
 
 WORK_DIR = "_typst"
 """Scratch folder inside the build root for the template and the JSON data; removed after the build."""
-
-WORDS_PT = {
-    "contents": "Sumário",
-    "page": "Página",
-    "of": "de",
-    "diagram": "Diagrama",
-    "puzzles": "Exercícios",
-    "solutions": "Soluções",
-}
 
 
 class PdfError(DamasError):
@@ -145,42 +138,55 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
 
 
 def _book(
-    title: str, subtitle: str, lessons: list[LessonItem], running: str, widths: dict[str, float]
+    title: str,
+    subtitle: str,
+    lessons: list[LessonItem],
+    running: str,
+    widths: dict[str, float],
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
+    tr = translator(language)
+    _ = tr.gettext
     return {
         "title": title,
         "subtitle": subtitle,
         "running": running,
-        "note": "Todos os lances foram conferidos pelo motor de regras do programa damas.",
-        "lang": "pt",
-        "region": "BR",
+        "note": _("Every move was checked by the damas rules engine."),
+        **typst_language(tr),
         "words": {
-            **WORDS_PT,
-            "see_worksheet": "Os exercícios desta lição estão na folha de exercícios, e as soluções, no caderno "
-            "de soluções.",
+            **book_words(tr),
+            "see_worksheet": _(
+                "The puzzles of this lesson are in the worksheet, and their solutions in the answer key."
+            ),
         },
         "diagram_cm": widths,
         "lessons": [lesson_data(lesson) for lesson in lessons],
     }
 
 
-def pdf_path(variant: str, kind: str) -> str:
-    """Where one of a variant's PDFs goes, relative to the build root (``kind`` as in BOOKLET …)."""
-    return f"pdf/{variant}/{kind}.pdf"
+def pdf_path(variant: str, kind: str, language: str = DEFAULT_LANGUAGE, prefix: str = "") -> str:
+    """Where one of a variant's PDFs goes, relative to the build root (``kind`` as in BOOKLET …, named
+    in ``language``'s catalog; ``prefix`` is the language tree's folder, ``"en/"`` for a second one)."""
+    role = {BOOKLET: "booklet", WORKSHEET: "worksheet", ANSWERS: "answers"}.get(kind)
+    name = file_names(language)[role] if role else kind
+    return f"pdf/{prefix}{variant}/{name}.pdf"
 
 
-def jobs_for(variant: VariantItem, book: Book | None = None) -> list[PdfJob]:
+def jobs_for(
+    variant: VariantItem, book: Book | None = None, language: str = DEFAULT_LANGUAGE, prefix: str = ""
+) -> list[PdfJob]:
     """The rules booklet, and the worksheet and answer key when the variant has puzzles."""
     jobs = []
     widths = diagram_cm(variant.variant)
     if variant.lessons:
-        booklet = _book(variant.title, "Regras e lições", variant.lessons, variant.title, widths)
-        jobs.append(PdfJob(pdf_path(variant.name, BOOKLET), booklet))
+        subtitle = translator(language).gettext("Rules and lessons")
+        booklet = _book(variant.title, subtitle, variant.lessons, variant.title, widths, language)
+        jobs.append(PdfJob(pdf_path(variant.name, BOOKLET, language, prefix), booklet))
     if book is not None:
         sheet = worksheet_data(book) | {"diagram_cm": widths}
         key = answers_data(book) | {"diagram_cm": widths}
-        jobs.append(PdfJob(pdf_path(variant.name, WORKSHEET), sheet, WORKSHEET_TEMPLATE))
-        jobs.append(PdfJob(pdf_path(variant.name, ANSWERS), key, ANSWERS_TEMPLATE))
+        jobs.append(PdfJob(pdf_path(variant.name, WORKSHEET, language, prefix), sheet, WORKSHEET_TEMPLATE))
+        jobs.append(PdfJob(pdf_path(variant.name, ANSWERS, language, prefix), key, ANSWERS_TEMPLATE))
     return jobs
 
 

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import translator
 from ..rules import BLACK, WHITE, Variant
 from ..rules.geometry import Layout, Numbering
 from .comparison import ROWS
@@ -64,10 +65,12 @@ MIN_KINGS = 4
 PAINT = theme_paints("print")
 
 
-def output_path(variant: str) -> str:
-    """Where the set goes, relative to the build root (beside ``pdf/<variant>.pdf``; a lesson PDF
-    lives in ``pdf/<variant>/`` and so can never take this name)."""
-    return f"pdf/{variant}/tabuleiro.pdf"
+def output_path(variant: str, language: str = "pt-BR", prefix: str = "") -> str:
+    """Where the set goes, relative to the build root (``pdf/<variant>/tabuleiro.pdf``, its name from
+    ``language``'s catalog; ``prefix`` is the language tree's folder)."""
+    from .names import file_names
+
+    return f"pdf/{prefix}{variant}/{file_names(language)['printset']}.pdf"
 
 
 @dataclass(frozen=True)
@@ -542,7 +545,7 @@ def rules_data(item: VariantItem, settings: Settings, tiles: list[Tile] | None =
         "title": "Regras resumidas",
         "variant": v.title,
         "setup": setup,
-        "rows": [[row.label, row.cell(v)] for row in ROWS],
+        "rows": [[PT.gettext(row.label), row.cell(v, PT)] for row in ROWS],
         "facts": facts,
         "lesson": lesson_title,
         "diagram": _start_image(v, settings, f"{v.name}-inicio"),
@@ -692,6 +695,13 @@ def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[s
     }
 
 
-def job_for(item: VariantItem, settings: Settings | None = None) -> PdfJob:
+PT = translator("pt-BR")
+"""The set's texts are Portuguese (see LANGUAGES); the rules table comes from the catalog like the pages'."""
+LANGUAGES = {"pt"}
+"""The languages the printable set's texts are written in (they are not in the catalogs yet): a tree
+in another language gets no set and no link to one, rather than a Portuguese one."""
+
+
+def job_for(item: VariantItem, settings: Settings | None = None, language: str = "pt-BR", prefix: str = "") -> PdfJob:
     """The PDF job of one variant's printable set (compiled like the other PDFs, see :mod:`.pdf`)."""
-    return PdfJob(output_path(item.name), printset_data(item, settings), TEMPLATE)
+    return PdfJob(output_path(item.name, language, prefix), printset_data(item, settings), TEMPLATE)

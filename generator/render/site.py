@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import translator
 from ..lessons.check import CheckedLesson
 from ..lessons.model import Diagram, Lesson, Puzzle
 from ..lessons.verify import DiagramProof, PuzzleProof
-from ..puzzles.themes import DIFFICULTY_WORDS, THEMES
+from ..puzzles.themes import THEMES, difficulty_words, theme_names
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material
@@ -82,10 +83,11 @@ class PuzzleItem:
     fen: str = ""
     play: dict[str, Any] | None = None
     """The solve-on-the-board data (generator/render/interactive.py), None when unproven."""
+    language: str = "pt-BR"
 
     @property
     def level_words(self) -> str:
-        return DIFFICULTY_WORDS.get(self.difficulty or 0, "")
+        return difficulty_words(self.language).get(self.difficulty or 0, "")
 
 
 @dataclass
@@ -153,31 +155,35 @@ def _lang(language: str) -> str:
     return "en" if language.lower().startswith("en") else "pt"
 
 
-_SIDE_PT = ("brancas", "pretas")
-_SIDE_EN = ("White", "Black")
-
-
 def stipulation_text(puzzle: Puzzle, language: str) -> str:
-    """ "Jogam as brancas e ganham duas pedras." from the stipulation."""
-    side = puzzle.position.turn
-    if _lang(language) == "en":
-        who = _SIDE_EN[side]
-        goal = {
-            "win": "win",
-            "promote": "crown a man",
-            "draw": "draw",
-            "gain": f"win {puzzle.pieces} piece{'s' if puzzle.pieces != 1 else ''}",
-        }[puzzle.goal]
-        return f"{who} to play and {goal}."
-    who = _SIDE_PT[side]
-    numbers = {1: "uma peça", 2: "duas peças", 3: "três peças", 4: "quatro peças", 5: "cinco peças"}
-    goal = {
-        "win": "ganham",
-        "promote": "fazem dama",
-        "draw": "empatam",
-        "gain": f"ganham {numbers.get(puzzle.pieces, f'{puzzle.pieces} peças')}",
-    }[puzzle.goal]
-    return f"Jogam as {who} e {goal}."
+    """ "Jogam as brancas e ganham duas peças." / "White to play and win 2 pieces." from the stipulation."""
+    tr = translator(language)
+    _ = tr.gettext
+    white = puzzle.position.turn == 0
+    n = puzzle.pieces
+    if puzzle.goal == "win":
+        return _("White to play and win.") if white else _("Black to play and win.")
+    if puzzle.goal == "promote":
+        return _("White to play and crown a man.") if white else _("Black to play and crown a man.")
+    if puzzle.goal == "draw":
+        return _("White to play and draw.") if white else _("Black to play and draw.")
+    if white:
+        text = tr.ngettext("White to play and win %(num)s piece.", "White to play and win %(num)s pieces.", n)
+    else:
+        text = tr.ngettext("Black to play and win %(num)s piece.", "Black to play and win %(num)s pieces.", n)
+    return text % {"num": _number_words(tr, n)}
+
+
+def _number_words(tr: Any, n: int) -> str:
+    """Small counts in words where the language writes them so ("duas peças"), else digits."""
+    words = {
+        1: tr.pgettext("count", "one"),
+        2: tr.pgettext("count", "two"),
+        3: tr.pgettext("count", "three"),
+        4: tr.pgettext("count", "four"),
+        5: tr.pgettext("count", "five"),
+    }
+    return words.get(n, tr.number(n))
 
 
 def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> Svg:
@@ -293,11 +299,12 @@ def plan_puzzle(
     stip = stipulation_text(p, lesson.language)
     # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
     themes = [t for t in p.themes if t not in THEMES]
+    shown = theme_names(lesson.language)
     defences: list[str] = []
     branches: list[tuple[int, Move, list[Move]]] = []
     level = p.difficulty
     if proof is not None:
-        themes += [t for t in proof.themes if t not in themes]
+        themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in themes]
         level = level or proof.difficulty
         branches = list(proof.defences)
         positions = [pos]
@@ -320,9 +327,10 @@ def plan_puzzle(
         caption=p.caption or "",
         defences=defences,
         answer=answer_text(pos, moves, branches),
-        material=material(cur),
-        comment=comment(themes, pos, cur, p.goal, p.pieces),
+        material=material(cur, lesson.language),
+        comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
         fen=pos.fen(),
+        language=lesson.language,
         play=None
         if proof is None or steps is None
         else puzzle_play(

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
+from ..i18n import MissingTranslation, translator
 from ..resources import jinja_loader
 from ..rules import BLACK, WHITE, Geometry, Move, Numbering, Square
 
@@ -309,41 +310,33 @@ def _arrowhead(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[flo
 
 # -- words ----------------------------------------------------------------------------------------
 
-_WORDS = {
-    "pt": {
-        "side": ("Brancas", "Pretas"),
-        "men": ("pedra em", "pedras em"),
-        "kings": ("dama em", "damas em"),
-        "none": "nenhuma peça",
-        "turn": ("Jogam as brancas.", "Jogam as pretas."),
-        "move": "Lance indicado",
-        "captured_after": ("capturada", "capturadas"),
-        "captured": ("Peça capturada", "Peças capturadas"),
-        "arrows": ("Seta", "Setas"),
-        "highlight": ("Casa destacada", "Casas destacadas"),
-        "lang": "pt-BR",
-    },
-    "en": {
-        "side": ("White", "Black"),
-        "men": ("man on", "men on"),
-        "kings": ("king on", "kings on"),
-        "none": "no pieces",
-        "turn": ("White to move.", "Black to move."),
-        "move": "Indicated move",
-        "captured_after": ("captured", "captured"),
-        "captured": ("Captured piece", "Captured pieces"),
-        "arrows": ("Arrow", "Arrows"),
-        "highlight": ("Highlighted square", "Highlighted squares"),
-        "lang": "en",
-    },
-}
-
 
 def _words(lang: str) -> dict:
-    key = lang.strip().lower().replace("_", "-").split("-")[0]
-    if key not in _WORDS:
-        raise ValueError(f"unsupported diagram language '{lang}' (supported: pt, pt-BR, en)")
-    return _WORDS[key]
+    """The diagram's words in ``lang``, from its catalog (singular/plural pairs where they vary)."""
+    try:
+        tr = translator(lang.strip())
+    except MissingTranslation:
+        raise ValueError(f"unsupported diagram language '{lang}' (supported: pt, pt-BR, en)") from None
+    _ = tr.gettext
+    return {
+        "side": (tr.pgettext("side heading", "White"), tr.pgettext("side heading", "Black")),
+        "men": (tr.ngettext("man on", "men on", 1), tr.ngettext("man on", "men on", 2)),
+        "kings": (tr.ngettext("king on", "kings on", 1), tr.ngettext("king on", "kings on", 2)),
+        "none": _("no pieces"),
+        "turn": (_("White to move."), _("Black to move.")),
+        "move": _("Indicated move"),
+        "captured_after": (tr.ngettext("captured", "captured", 1), tr.ngettext("captured", "captured", 2)),
+        "captured": (
+            tr.ngettext("Captured piece", "Captured pieces", 1),
+            tr.ngettext("Captured piece", "Captured pieces", 2),
+        ),
+        "arrows": (tr.ngettext("Arrow", "Arrows", 1), tr.ngettext("Arrow", "Arrows", 2)),
+        "highlight": (
+            tr.ngettext("Highlighted square", "Highlighted squares", 1),
+            tr.ngettext("Highlighted square", "Highlighted squares", 2),
+        ),
+        "lang": tr.html_lang,
+    }
 
 
 def _plural(pair: tuple[str, str], n: int) -> str:

@@ -9,6 +9,21 @@
   var script = document.currentScript;
   var ROOT = script ? script.getAttribute("src").replace(/damas\.js$/, "") : "";
   var DELAY = 600; /* ms between the student's move and the defence */
+  /* The words of the page's language, from the build's message catalog (generator/render/jswords.py). */
+  var WORDS = (function () {
+    var el = document.getElementById("damas-words");
+    try {
+      return el ? JSON.parse(el.textContent) : {};
+    } catch (e) {
+      return {};
+    }
+  })();
+  function w(key, args) {
+    var text = WORDS[key] || key;
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return args && name in args ? String(args[name]) : all;
+    });
+  }
 
   function data(el) {
     return JSON.parse(el.querySelector('script[type="application/json"]').textContent);
@@ -92,7 +107,7 @@
         btn.focus();
         done();
       } else {
-        status.textContent = "Texto selecionado: copie com Ctrl+C.";
+        status.textContent = w("selected");
       }
     }
     if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -133,7 +148,7 @@
         else s.removeAttribute("aria-current");
       });
       status.textContent =
-        k === 0 ? "Posição inicial da linha." : "Lance " + k + " de " + n + ": " + d.steps[k - 1].text + ".";
+        k === 0 ? w("line_start") : w("move_of", { num: k, count: n, move: d.steps[k - 1].text });
       /* aria-disabled, not disabled: a focused button must stay focusable at the ends */
       go.first.setAttribute("aria-disabled", String(k === 0));
       go.back.setAttribute("aria-disabled", String(k === 0));
@@ -205,7 +220,7 @@
     var status = panel.querySelector(".solve-status");
     var choices = panel.querySelector(".solve-choices");
     var key = "damas:resolvido:" + d.key;
-    var other = d.side === "brancas" ? "pretas" : "brancas";
+    var other = d.other;
     var intro = status.textContent;
     var node, selected, busy, finished;
     var round = 0; /* bumped on restart, so a defence still on its timer is dropped */
@@ -239,19 +254,19 @@
           node.moves.filter(function (m) { return m.from === selected; }).map(function (m) { return m.to; })
         );
         dests.forEach(function (t) {
-          var btn = square(t, "Mover a peça de " + selected + " para " + t, "dest", function () {
+          var btn = square(t, w("move_piece", { from: selected, to: t }), "dest", function () {
             choose(selected, t);
           });
           first = first || btn;
         });
-        square(selected, "Peça em " + selected + " escolhida: clique de novo para desfazer", "sel", function () {
+        square(selected, w("piece_chosen", { square: selected }), "sel", function () {
           selected = null;
           draw(true);
         });
       }
       froms.forEach(function (f) {
         if (f === selected) return;
-        var btn = square(f, "Escolher a peça em " + f, "from", function () {
+        var btn = square(f, w("choose_piece", { square: f }), "from", function () {
           selected = f;
           draw(true);
         });
@@ -265,7 +280,7 @@
       if (found.length === 1) return play(found[0]);
       choices.textContent = "";
       var p = document.createElement("p");
-      p.textContent = "Por qual caminho?";
+      p.textContent = w("which_way");
       choices.appendChild(p);
       found.forEach(function (m) {
         var btn = button(m.t, "path");
@@ -277,7 +292,7 @@
 
     function solved() {
       finished = true;
-      say("Correto! Você resolveu o exercício.", "right");
+      say(w("solved"), "right");
       store(key, "1");
       if (host) host.classList.add("solved");
       draw();
@@ -293,7 +308,7 @@
         if (after.done) return solved();
         busy = true;
         draw();
-        say("Bom lance: " + m.t + ". As " + other + " respondem…", "good");
+        say(w("good_move", { move: m.t, side: other }), "good");
         b.preload(d.nodes[after.reply.next].svg);
         var mine = round;
         window.setTimeout(function () {
@@ -302,28 +317,28 @@
           node = d.nodes[after.reply.next];
           b.show(node.svg, node.alt);
           if (node.done) return solved();
-          say("As " + other + " respondem " + after.reply.t + ". Sua vez.", "good");
+          say(w("reply_your_turn", { side: other, move: after.reply.t }), "good");
           draw(true);
         }, DELAY);
         return;
       }
       if (m.win) {
-        say("O lance " + m.t + " também ganha, mas a solução guardada segue outro caminho: tente outro.", "warn");
+        say(w("also_wins", { move: m.t }), "warn");
         draw(true);
         return;
       }
-      var text = "Não é este lance: " + m.t + ".";
+      var text = w("not_this", { move: m.t });
       if (m.ref) {
-        b.show(m.ref.reply_svg, "Depois de " + m.t + ", as " + other + " respondem " + m.ref.reply + ".");
-        text += " As " + other + " respondem " + m.ref.reply + " (" + m.ref.line + ").";
+        b.show(m.ref.reply_svg, w("after_reply", { move: m.t, side: other, reply: m.ref.reply }));
+        text += " " + w("they_reply", { side: other, reply: m.ref.reply, line: m.ref.line });
       }
       say(text, "wrong");
       overlay.textContent = "";
-      var again = button("Tentar de novo", "retry");
+      var again = button(w("try_again"), "retry");
       again.addEventListener("click", function () {
         choices.textContent = "";
         b.show(node.svg, node.alt);
-        say("Jogue com as " + d.side + ".", "");
+        say(w("play_as", { side: d.side }), "");
         draw(true);
       });
       choices.appendChild(again);
@@ -338,7 +353,7 @@
       finished = false;
       choices.textContent = "";
       b.show(null);
-      say(store(key) ? "Você já resolveu este exercício. " + intro : intro, "");
+      say(store(key) ? w("already_solved") + " " + intro : intro, "");
       draw();
     }
 
@@ -361,7 +376,7 @@
         draw();
         var group = box.querySelector("[data-replay]");
         if (group._replay) group._replay.show(0);
-        say("A solução: use os botões para ver cada lance.", "");
+        say(w("the_solution"), "");
         group.querySelector('[data-go="forward"]').focus();
       }
     });
@@ -372,7 +387,7 @@
 
   /* ---- position editor ------------------------------------------------------------------- */
 
-  var PIECE_WORDS = { w: "pedra branca", W: "dama branca", b: "pedra preta", B: "dama preta" };
+  var PIECE_WORDS = { w: w("white man"), W: w("white king"), b: w("black man"), B: w("black king") };
 
   function editorFen(v, pieces, turn) {
     var where = {};
@@ -423,9 +438,9 @@
     if (fen.length >= 2 && fen[0] === '"' && fen[fen.length - 1] === '"') fen = fen.slice(1, -1).trim();
     if (fen.slice(-1) === ".") fen = fen.slice(0, -1);
     var fields = fen.split(":").map(function (f) { return f.trim(); });
-    if (!fields[0]) throw new Error("FEN vazia (escreva start para a posição inicial).");
+    if (!fields[0]) throw new Error(w("fen_empty"));
     var head = fields[0].toUpperCase();
-    if (head !== "W" && head !== "B") throw new Error("O lado que joga deve ser W ou B, não '" + fields[0] + "'.");
+    if (head !== "W" && head !== "B") throw new Error(w("fen_side", { got: fields[0] }));
     var rowOf = {};
     v.rows.forEach(function (row, r) {
       row.forEach(function (name) {
@@ -435,13 +450,13 @@
     function square(t) {
       var s = t.trim().toLowerCase();
       if (v.algebraic) {
-        if (!/^[a-z][0-9]+$/.test(s)) throw new Error("'" + t + "' não é uma casa (escreva letra e número, como c3).");
-        if (!(s in rowOf)) throw new Error("A casa '" + t + "' não é uma casa jogável deste tabuleiro.");
+        if (!/^[a-z][0-9]+$/.test(s)) throw new Error(w("not_square_alg", { got: t }));
+        if (!(s in rowOf)) throw new Error(w("not_playable", { got: t }));
         return s;
       }
-      if (!/^[0-9]+$/.test(s)) throw new Error("'" + t + "' não é o número de uma casa.");
+      if (!/^[0-9]+$/.test(s)) throw new Error(w("not_number", { got: t }));
       var n = parseInt(s, 10);
-      if (n < 1 || n > v.order.length) throw new Error("A casa " + n + " não existe (1-" + v.order.length + ").");
+      if (n < 1 || n > v.order.length) throw new Error(w("no_such_square", { num: n, max: v.order.length }));
       return v.order[n - 1];
     }
     var pieces = {};
@@ -450,10 +465,10 @@
       if (!field) return;
       var letter = field[0].toUpperCase();
       if (letter !== "W" && letter !== "B") {
-        if (!Object.keys(seen).length) throw new Error("Esperava uma lista de peças começando por W ou B: '" + field + "'.");
+        if (!Object.keys(seen).length) throw new Error(w("expected_list", { got: field }));
         return; /* unknown trailing fields (lidraughts' H0, F1) are ignored */
       }
-      if (seen[letter]) throw new Error("As peças " + (letter === "W" ? "brancas" : "pretas") + " aparecem duas vezes.");
+      if (seen[letter]) throw new Error(w(letter === "W" ? "white_twice" : "black_twice"));
       seen[letter] = true;
       var color = letter.toLowerCase();
       field.slice(1).split(",").forEach(function (token) {
@@ -463,28 +478,28 @@
         var body = king ? token.slice(1) : token;
         var squares = [];
         if (body.indexOf("-") >= 0) {
-          if (v.algebraic) throw new Error("Intervalos como '" + body + "' só valem em tabuleiros numerados.");
+          if (v.algebraic) throw new Error(w("ranges_numbered", { got: body }));
           var ends = body.split("-");
           var a = v.order.indexOf(square(ends[0]));
           var c = v.order.indexOf(square(ends.slice(1).join("-")));
-          if (a > c) throw new Error("O intervalo '" + body + "' está ao contrário.");
+          if (a > c) throw new Error(w("range_backwards", { got: body }));
           squares = v.order.slice(a, c + 1);
         } else {
           squares = [square(body)];
         }
         squares.forEach(function (s) {
-          if (pieces[s]) throw new Error("A casa " + s + " aparece duas vezes.");
+          if (pieces[s]) throw new Error(w("square_twice", { num: s }));
           if (!king && rowOf[s] === v.promo[color]) {
-            throw new Error("Pedra " + (color === "w" ? "branca" : "preta") + " em " + s + ", a sua linha de coroação (seria dama).");
+            throw new Error(w(color === "w" ? "white_on_crown" : "black_on_crown", { square: s }));
           }
           pieces[s] = king ? color.toUpperCase() : color;
         });
       });
     });
-    if (!Object.keys(seen).length) throw new Error("Faltam as listas de peças (algo como W:W31-50:B1-20).");
+    if (!Object.keys(seen).length) throw new Error(w("lists_missing"));
     ["w", "b"].forEach(function (color) {
       var count = Object.keys(pieces).filter(function (s) { return pieces[s].toLowerCase() === color; }).length;
-      if (count > v.max) throw new Error("Peças demais: " + count + "; cabem no máximo " + v.max + ".");
+      if (count > v.max) throw new Error(w("too_many", { count: count, max: v.max }));
     });
     return { turn: head, pieces: pieces };
   }
@@ -541,7 +556,7 @@
         var p = pieces[name];
         el.className = "ed-sq" + (p ? " pc-" + (p.toLowerCase() === "w" ? "w" : "b") + (p === p.toUpperCase() ? " king" : "") : "");
         el.textContent = v.algebraic ? name : name;
-        el.setAttribute("aria-label", name + ": " + (p ? PIECE_WORDS[p] : "vazia"));
+        el.setAttribute("aria-label", name + ": " + (p ? PIECE_WORDS[p] : w("empty")));
         el.tabIndex = i === focusAt ? 0 : -1;
       });
       ed.querySelectorAll('input[name="ed-turn"]').forEach(function (r) { r.checked = r.value === turn; });
@@ -562,12 +577,12 @@
         var color = t.toLowerCase();
         var cell = cells.filter(function (c) { return c.getAttribute("data-square") === name; })[0];
         if (t === color && Number(cell.getAttribute("data-row")) === v.promo[color]) {
-          msg.textContent = "Uma pedra nessa linha já seria dama: escolha a dama.";
+          msg.textContent = w("would_be_king");
           return;
         }
         var count = Object.keys(pieces).filter(function (s) { return s !== name && pieces[s].toLowerCase() === color; }).length;
         if (count >= v.max) {
-          msg.textContent = "Peças demais: cabem no máximo " + v.max + " de cada cor.";
+          msg.textContent = w("too_many_each", { max: v.max });
           return;
         }
         pieces[name] = t;
@@ -638,7 +653,7 @@
         var p = editorParse(v, fenIn.value);
         pieces = p.pieces;
         turn = p.turn;
-        msg.textContent = "FEN lida.";
+        msg.textContent = w("fen_read");
         update();
       } catch (err) {
         msg.textContent = err.message;

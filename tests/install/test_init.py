@@ -59,7 +59,7 @@ def test_course_flag_builds_into_the_course_folder(tmp_path: Path, monkeypatch, 
     page = (out / "html" / "index.html").read_text("utf-8")
     assert '<html lang="en">' in page and "<title>My draughts course</title>" in page
     assert ">Home<" in page and "American / English checkers" in page
-    pdf = PdfReader(out / "pdf" / "american" / "regras.pdf")  # the rules booklet; English file names: issue 17
+    pdf = PdfReader(out / "pdf" / "american" / "rules.pdf")  # the rules booklet, named in English (issue 17)
     box = pdf.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792), "US letter"
     text = "\n".join(p.extract_text() for p in pdf.pages)

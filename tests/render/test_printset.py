@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from generator.i18n import translator
 from generator.render import pdf, printset
 from generator.render.comparison import ROWS
 from generator.render.site import VariantItem
@@ -292,7 +293,7 @@ def test_rules_sheet_is_worded_from_the_variant_record(sets, name: str) -> None:
     v = VARIANTS[name]
     text = " ".join(_page_text(sets[(name, "a4")], -1).split())
     for row in ROWS:
-        assert " ".join(row.cell(v).split()) in text, row.label
+        assert " ".join(row.cell(v, translator("pt-BR")).split()) in text, row.label
     who = "as pretas" if name == "american" else "as brancas"
     assert f"Quem começa: {who}, que têm {len(v.start().legal_moves())} lances" in text
 

@@ -1,0 +1,187 @@
+"""Whole builds in English: an English course, and a course with lessons in two languages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+import generator.i18n as i18n
+from generator.build import build
+from generator.render import names
+from tests.site.helpers import write_course
+
+from .helpers import portuguese_in
+
+
+def _damas(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def english_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``damas init --language en`` built with HTML and PDF."""
+    base = tmp_path_factory.mktemp("en")
+    r = _damas("init", "--language", "en", "club", cwd=base)
+    assert r.returncode == 0, r.stderr
+    r = _damas("build", "--out", str(base / "out"), cwd=base / "club")
+    assert r.returncode == 0, r.stderr
+    return base / "out"
+
+
+def _pages(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.html")) + sorted(root.rglob("*.pdf"))
+
+
+def test_english_course_has_no_portuguese(english_course: Path) -> None:
+    pages = _pages(english_course)
+    assert len([p for p in pages if p.suffix == ".pdf"]) >= 3
+    assert portuguese_in(pages) == {}
+
+
+def test_english_course_names_its_files_in_english(english_course: Path) -> None:
+    for path in [
+        "html/american/puzzle-book.html",
+        "pdf/american/rules.pdf",
+        "pdf/american/puzzles.pdf",
+        "pdf/american/solutions.pdf",
+    ]:
+        assert (english_course / path).is_file(), path
+    book = (english_course / "html/american/puzzle-book.html").read_text(encoding="utf-8")
+    assert 'id="puzzles"' in book and "exercicios" not in book
+    for page in english_course.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert re.search(r'<html lang="en(-[A-Z]+)?">', text), page
+        for href in re.findall(r'href="([^"#]+)', text):
+            assert (page.parent / href).exists(), f"{page}: broken link {href}"
+
+
+def test_english_course_pdfs_speak_english(english_course: Path) -> None:
+    out = subprocess.run(
+        ["pdftotext", str(english_course / "pdf/american/solutions.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Solutions" in out and "Soluções" not in out
+
+
+@pytest.fixture(scope="module")
+def two_languages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Portuguese fixture lessons plus an English edition of the American rules and puzzles."""
+    base = tmp_path_factory.mktemp("two")
+    lessons = write_course(base / "lessons")
+    r = _damas("init", "--language", "en", "--variant", "american", "--variant", "international", "starter", cwd=base)
+    assert r.returncode == 0, r.stderr
+    for variant in ("american", "international"):
+        shutil.copytree(base / "starter" / "lessons" / variant, lessons / variant / "en")
+    build(base / "out", lessons=[lessons], formats=["html", "pdf"], jobs=1)
+    return base / "out"
+
+
+def test_second_language_gets_its_own_tree(two_languages: Path) -> None:
+    root = two_languages / "html"
+    home = (root / "index.html").read_text(encoding="utf-8")
+    home_en = (root / "en/index.html").read_text(encoding="utf-8")
+    assert '<html lang="pt-BR">' in home and '<html lang="en">' in home_en
+    assert 'href="en/index.html"' in home and ">English</a>" in home
+    assert 'href="../index.html"' in home_en and ">Português</a>" in home_en
+    assert (root / "en/american/rules.html").is_file() and (root / "en/american/puzzle-book.html").is_file()
+    assert not (root / "en/brazilian").exists()  # no English lessons there
+    assert 'href="comparison.html"' in home_en and (root / "en/comparison.html").is_file()
+    assert (root / "comparacao.html").is_file()
+    assert (root / "american/livro-de-golpes.html").is_file() and not (root / "american/rules.html").exists()
+    assert (two_languages / "pdf/en/american/rules.pdf").is_file()
+    assert (two_languages / "pdf/american/regras.pdf").is_file()
+
+
+def test_second_language_tree_has_no_portuguese(two_languages: Path) -> None:
+    pages = _pages(two_languages / "html/en") + _pages(two_languages / "pdf/en")
+    assert len(pages) >= 6
+    assert portuguese_in(pages) == {}
+
+
+def test_second_language_links_resolve(two_languages: Path) -> None:
+    for page in (two_languages / "html/en").rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for ref in re.findall(r'(?:href|src)="([^"#]+)', text):
+            assert (page.parent / ref).exists(), f"{page}: broken link {ref}"
+
+
+@pytest.fixture
+def catalog_without_puzzles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The English catalog with "Puzzles" taken out, installed in place of the shipped one."""
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, locale)
+    po = locale / "en" / "LC_MESSAGES" / "damas.po"
+    with open(po, "rb") as f:
+        cat = read_po(f, locale="en")
+    cat.delete("Puzzles")
+    with open(po, "wb") as f:
+        write_po(f, cat)
+    with open(po.with_suffix(".mo"), "wb") as f:
+        write_mo(f, cat)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    for cached in (i18n.translator, i18n.anchor_names, names.file_names):
+        cached.cache_clear()
+    yield
+    for cached in (i18n.translator, i18n.anchor_names, names.file_names):
+        cached.cache_clear()
+
+
+def test_a_string_missing_from_the_catalog_stops_the_build(tmp_path: Path, catalog_without_puzzles: None) -> None:
+    r = _damas("init", "--language", "en", "starter", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    shutil.copytree(tmp_path / "starter" / "lessons", tmp_path / "lessons")
+    with pytest.raises(i18n.MissingTranslation, match=r"'en'.*'Puzzles'"):
+        build(tmp_path / "out", lessons=[tmp_path / "lessons"], formats=["html"], jobs=1)
+    assert not (tmp_path / "out").exists()
+
+
+def test_english_links_to_english_pages_and_anchors_check(tmp_path: Path) -> None:
+    from generator.lessons.check import check_paths
+
+    r = _damas("init", "--language", "en", "club", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rules = tmp_path / "club/lessons/american/rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    good = "Black moves first. See [the book](puzzle-book.html#puzzles) and [the puzzles](puzzles.html#puzzles)."
+    rules.write_text(text.replace("Black moves first.", good, 1), encoding="utf-8")
+    assert check_paths([tmp_path / "club/lessons"]).errors == []
+    rules.write_text(text.replace("Black moves first.", "See [the book](livro-de-golpes.html).", 1), encoding="utf-8")
+    errors = check_paths([tmp_path / "club/lessons"]).errors
+    assert errors and "livro-de-golpes" in str(errors[0])
+
+
+def test_pdfs_declare_their_language(english_course: Path, two_languages: Path) -> None:
+    from pypdf import PdfReader
+
+    def lang(path: Path) -> str:
+        return str(PdfReader(path).trailer["/Root"].get("/Lang"))
+
+    assert lang(english_course / "pdf/american/rules.pdf").startswith("en")
+    assert lang(two_languages / "pdf/en/american/solutions.pdf").startswith("en")
+    assert lang(two_languages / "pdf/american/regras.pdf") == "pt-BR"
+
+
+def test_bundled_course_english_tree(tmp_path: Path) -> None:
+    """The repository's own course: Portuguese at html/, its English edition (lessons/<variant>/en/) at html/en/."""
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    if not list(lessons.glob("*/en/*.yaml")):
+        pytest.skip("the bundled course has no English lessons on this branch yet")
+    build(tmp_path / "out", lessons=[lessons], formats=["html", "pdf"])
+    en = tmp_path / "out/html/en"
+    assert (en / "index.html").is_file() and ">English</a>" in (tmp_path / "out/html/index.html").read_text("utf-8")
+    pages = _pages(en) + _pages(tmp_path / "out/pdf/en")
+    assert len(pages) >= 10
+    assert portuguese_in(pages) == {}
+    for page in en.rglob("*.html"):
+        for ref in re.findall(r'(?:href|src)="([^"#]+)', page.read_text(encoding="utf-8")):
+            assert (page.parent / ref).exists(), f"{page}: broken link {ref}"
