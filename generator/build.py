@@ -26,7 +26,6 @@ from pathlib import Path
 from . import __version__
 from .course import Course, check_course
 from .cpus import usable_cpus
-from .i18n import short_language
 from .lessons.check import CheckReport
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
 from .render import pdf as pdf_stage
@@ -229,8 +228,7 @@ def _write(
             books = {b.variant.name: b for b in plan_books(tree.site, tree.language)}
             for v in tree.site.variants:
                 work += pdf_stage.jobs_for(v, books.get(v.name), tree.language, tree.prefix)
-                if short_language(tree.language) in printset.LANGUAGES:
-                    work.append(printset.job_for(v, print_settings, tree.language, tree.prefix))
+                work.append(printset.job_for(v, print_settings, tree.language, tree.prefix))
         for job in work:
             job.data = course.pdf_settings(job.data)
         todo = []

@@ -22,7 +22,6 @@ from .comparison import comparison_table
 from .interactive import editor_tables
 from .jswords import js_words
 from .names import file_names
-from .printset import LANGUAGES as PRINTSET_LANGUAGES
 from .site import Site
 
 if TYPE_CHECKING:
@@ -152,7 +151,6 @@ def render_pages(
         "others": others or [],
         "anchors": anchor_names(lang),
         "up": "../" * prefix.count("/"),
-        "printset": short_language(lang) in PRINTSET_LANGUAGES,
         "js_words": js_words(lang),
     }
     base = f"html/{prefix}"

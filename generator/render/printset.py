@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import translator
+from ..i18n import Translator, translator
 from ..rules import BLACK, WHITE, Variant
 from ..rules.geometry import Layout, Numbering
 from .comparison import ROWS
@@ -259,7 +259,7 @@ def _neighbour(tiles: list[Tile], tile: Tile, dc: int, dr: int) -> Tile:
     return next(t for t in tiles if t.grid_col == tile.grid_col + dc and t.grid_row == tile.grid_row + dr)
 
 
-def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout, tr: Translator) -> list[dict[str, Any]]:
     """Glue tabs on the right and below, with an alignment line at every square edge of the seam
     and the number of the part that goes on top (and the seam's letter, written on both sheets)."""
     s, x0, y0 = layout.square, layout.x0, layout.y0
@@ -274,7 +274,8 @@ def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, 
                 "w": TAB,
                 "h": bh + (TAB if tile.bottom else 0),
                 "ticks": [(x0 + bw, y0 + k * s, x0 + bw + TAB, y0 + k * s) for k in range(tile.rows + 1)],
-                "text": f"COLE AQUI A PARTE {other.number} · {_seam_letter(tiles, tile, other)}",
+                "text": tr.gettext("GLUE PART %(part)s HERE · %(seam)s")
+                % {"part": other.number, "seam": _seam_letter(tiles, tile, other)},
                 "cx": x0 + bw + TAB / 2,
                 "cy": y0 + bh / 2,
                 "rotate": 90,
@@ -289,7 +290,8 @@ def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, 
                 "w": bw,
                 "h": TAB,
                 "ticks": [(x0 + k * s, y0 + bh, x0 + k * s, y0 + bh + TAB) for k in range(tile.cols + 1)],
-                "text": f"COLE AQUI A PARTE {other.number} · {_seam_letter(tiles, tile, other)}",
+                "text": tr.gettext("GLUE PART %(part)s HERE · %(seam)s")
+                % {"part": other.number, "seam": _seam_letter(tiles, tile, other)},
                 "cx": x0 + bw / 2,
                 "cy": y0 + bh + TAB / 2,
                 "rotate": 0,
@@ -302,7 +304,7 @@ def _tabs(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, 
     return tabs
 
 
-def _glue_notes(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict[str, Any]]:
+def _glue_notes(tiles: list[Tile], tile: Tile, layout: SheetLayout, tr: Translator) -> list[dict[str, Any]]:
     """Where this sheet goes on top of a neighbour's tab: a note in the waste beyond the cut."""
     s, x0, y0 = layout.square, layout.x0, layout.y0
     notes = []
@@ -314,7 +316,10 @@ def _glue_notes(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> list[dict
             continue
         other = _neighbour(tiles, tile, dc, dr)
         letter = _seam_letter(tiles, tile, other)
-        text = f"corte na linha e cole sobre a aba {letter} da parte {other.number}"
+        text = tr.gettext("cut along the line and glue over tab %(seam)s of part %(part)s") % {
+            "seam": letter,
+            "part": other.number,
+        }
         notes.append({"x": x, "y": y, "rotate": rotate, "text": text})
     return notes
 
@@ -367,8 +372,11 @@ def _assembly_map(tiles: list[Tile], tile: Tile, layout: SheetLayout) -> dict[st
     return {"x": MARGIN, "y": top, "cell": cell, "cells": cells}
 
 
-def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: Settings) -> tuple[str, SheetLayout]:
+def board_sheet_svg(
+    variant: Variant, tiles: list[Tile], tile: Tile, settings: Settings, tr: Translator | None = None
+) -> tuple[str, SheetLayout]:
     """The drawing of one board sheet (the whole page, in mm) and where it put things."""
+    tr = tr or PT
     layout = sheet_layout(variant, tile, settings)
     pw, ph = settings.size
     s = settings.square_mm
@@ -386,8 +394,8 @@ def board_sheet_svg(variant: Variant, tiles: list[Tile], tile: Tile, settings: S
         "edge": _edge_labels(tile, layout) if coords else [],
         "edge_size": EDGE_SIZE,
         "frame": _frame(tile, layout),
-        "tabs": _tabs(tiles, tile, layout),
-        "glue_notes": _glue_notes(tiles, tile, layout),
+        "tabs": _tabs(tiles, tile, layout, tr),
+        "glue_notes": _glue_notes(tiles, tile, layout, tr),
         "cut": cut,
         "crop": _crop_marks(*cut),
         "map": _assembly_map(tiles, tile, layout),
@@ -417,8 +425,9 @@ def piece_counts(variant: Variant, cols: int) -> tuple[int, int]:
     return variant.max_pieces + SPARE_MEN, rows * cols - variant.max_pieces - SPARE_MEN
 
 
-def pieces_pages(variant: Variant, settings: Settings) -> list[str]:
+def pieces_pages(variant: Variant, settings: Settings, tr: Translator | None = None) -> list[str]:
     """Pages of cut-out pieces: per colour a block of tokens, men then kings, on a cutting grid."""
+    tr = tr or PT
     pw, ph = settings.size
     cols = math.floor((pw - 2 * MARGIN - 2 * CROP) / TILE)
     men, kings = piece_counts(variant, cols)
@@ -436,7 +445,11 @@ def pieces_pages(variant: Variant, settings: Settings) -> list[str]:
             pages.append([])
             y = top
         name = "white" if color == WHITE else "black"
-        side = "Brancas" if color == WHITE else "Pretas"
+        title = (
+            tr.gettext("White: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
+            if color == WHITE
+            else tr.gettext("Black: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
+        )
         gx = (pw - cols * TILE) / 2
         gy = y + heading + CROP
         tokens = []
@@ -446,8 +459,8 @@ def pieces_pages(variant: Variant, settings: Settings) -> list[str]:
         pages[-1].append(
             {
                 "color": name,
-                "title": f"{side}: {men} pedras ({variant.max_pieces} + {men - variant.max_pieces} de reserva) "
-                f"e {kings} damas",
+                "title": title
+                % {"men": men, "start": variant.max_pieces, "spare": men - variant.max_pieces, "kings": kings},
                 "tx": gx,
                 "ty": y + heading - 3,
                 "x": gx,
@@ -477,42 +490,76 @@ def pieces_pages(variant: Variant, settings: Settings) -> list[str]:
 
 
 # -- words --------------------------------------------------------------------------------------------
+# Every reader-facing word comes from the catalog of the set's language (English msgids; the pt_BR
+# translations are the set's original Portuguese wording).
 
 
-def _squares_text(variant: Variant, color: int) -> str:
+def _squares_text(variant: Variant, color: int, tr: Translator) -> str:
     """Where one side's men stand at the start, as the variant writes squares."""
     g = variant.geometry
     start = variant.start()
     squares = g.bits(start.men(color))
+    count = len(squares)
     if g.numbering is Numbering.ALGEBRAIC:
         ranks = sorted({g.rank_of(sq) + 1 for sq in squares})
-        where = f"fileiras {ranks[0]} a {ranks[-1]}" if len(ranks) > 1 else f"fileira {ranks[0]}"
-        return f"{len(squares)} pedras nas {'casas escuras das ' if g.layout is not Layout.FULL else ''}{where}"
+        dark = g.layout is not Layout.FULL
+        if len(ranks) > 1:
+            text = (
+                tr.gettext("%(count)s men on the dark squares of ranks %(first)s to %(last)s")
+                if dark
+                else tr.gettext("%(count)s men on ranks %(first)s to %(last)s")
+            )
+        else:
+            text = (
+                tr.gettext("%(count)s men on the dark squares of rank %(first)s")
+                if dark
+                else tr.gettext("%(count)s men on rank %(first)s")
+            )
+        return text % {"count": count, "first": ranks[0], "last": ranks[-1]}
     numbers = sorted(int(g.name(sq)) for sq in squares)
     if numbers == list(range(numbers[0], numbers[-1] + 1)):
-        return f"{len(squares)} pedras nas casas {numbers[0]} a {numbers[-1]}"
-    return f"{len(squares)} pedras nas casas {', '.join(map(str, numbers))}"
+        return tr.gettext("%(count)s men on squares %(first)s to %(last)s") % {
+            "count": count,
+            "first": numbers[0],
+            "last": numbers[-1],
+        }
+    return tr.gettext("%(count)s men on squares %(list)s") % {"count": count, "list": ", ".join(map(str, numbers))}
 
 
-def _corner_text(variant: Variant) -> str:
+def _corner_text(variant: Variant, tr: Translator) -> str:
     g = variant.geometry
     if g.layout is Layout.FULL:
-        return "Todas as 64 casas são usadas; as peças andam nas linhas e colunas, não na diagonal."
-    side = "esquerda" if g.layout is Layout.STANDARD else "direita"
-    return (
-        f"Joga-se nas {len(g.squares)} casas escuras. Cada jogador tem uma casa escura no canto "
-        f"à sua {side}, bem à sua frente."
+        return tr.gettext("All 64 squares are used; the pieces move along ranks and files, not diagonally.")
+    text = (
+        tr.gettext(
+            "Play is on the %(count)s dark squares. Each player has a dark square in the corner "
+            "on their left, right in front of them."
+        )
+        if g.layout is Layout.STANDARD
+        else tr.gettext(
+            "Play is on the %(count)s dark squares. Each player has a dark square in the corner "
+            "on their right, right in front of them."
+        )
     )
+    return text % {"count": len(g.squares)}
 
 
-def _labels_text(variant: Variant, coordinates: bool) -> str:
+def _labels_text(variant: Variant, coordinates: bool, tr: Translator) -> str:
     g = variant.geometry
     if coordinates:
-        return "Nas bordas, as letras das colunas (a, b, c ...) e os números das fileiras, vistos pelas brancas."
-    first = "no alto, à esquerda" if g.numbering is Numbering.TOP_LEFT else "embaixo, à direita das brancas"
+        return tr.gettext(
+            "Along the edges, the letters of the files (a, b, c ...) and the numbers of the ranks, as White sees them."
+        )
     if g.numbering is Numbering.ALGEBRAIC:
-        return "Cada casa traz o seu nome (coluna e fileira), como nas lições."
-    return f"Cada casa escura traz o seu número, de 1 a {len(g.squares)}; a casa 1 fica {first}."
+        return tr.gettext("Every square carries its name (file and rank), as in the lessons.")
+    text = (
+        tr.gettext("Every dark square carries its number, from 1 to %(count)s; square 1 is at the top left.")
+        if g.numbering is Numbering.TOP_LEFT
+        else tr.gettext(
+            "Every dark square carries its number, from 1 to %(count)s; square 1 is at the bottom, on White's right."
+        )
+    )
+    return text % {"count": len(g.squares)}
 
 
 def _first_moves(variant: Variant) -> int:
@@ -528,40 +575,71 @@ def _lesson_facts(lessons: list[LessonItem]) -> tuple[str | None, list[str]]:
     return (lessons[0].title if lessons else None), []
 
 
-def rules_data(item: VariantItem, settings: Settings, tiles: list[Tile] | None = None) -> dict[str, Any]:
+def _words(tr: Translator, lesson: str | None) -> dict[str, str]:
+    """The fixed headings of the rules sheet (the Typst template writes no words of its own)."""
+    return {
+        "before": tr.gettext("Before you start"),
+        "checked": tr.gettext("Checked in the lesson"),
+        "start": tr.gettext("Starting position"),
+        "rules": tr.gettext("The rules"),
+        "rule": tr.gettext("Rule"),
+        "assembly": tr.gettext("How to put the set together"),
+        "lesson": (
+            tr.gettext("Full rules, with diagrams: lesson %(title)s.") % {"title": tr.quote(lesson)} if lesson else ""
+        ),
+    }
+
+
+def rules_data(
+    item: VariantItem, settings: Settings, tiles: list[Tile] | None = None, tr: Translator | None = None
+) -> dict[str, Any]:
     """The one-page rules summary: rows worded from the variant record, setup, lesson facts."""
+    tr = tr or PT
     v = item.variant
-    who = "as pretas" if v.first_to_move == BLACK else "as brancas"
+    first = (
+        tr.gettext("Who moves first: Black, who have %(count)s possible opening moves (counted by the rules engine).")
+        if v.first_to_move == BLACK
+        else tr.gettext(
+            "Who moves first: White, who have %(count)s possible opening moves (counted by the rules engine)."
+        )
+    )
     setup = [
-        _corner_text(v),
-        f"Brancas (embaixo): {_squares_text(v, WHITE)}. Pretas (em cima): {_squares_text(v, BLACK)}.",
-        f"Quem começa: {who}, que têm {_first_moves(v)} lances possíveis na saída (contados pelo motor de regras).",
-        _labels_text(v, settings.coordinates(v)),
+        _corner_text(v, tr),
+        tr.gettext("White (bottom): %(white)s. Black (top): %(black)s.")
+        % {"white": _squares_text(v, WHITE, tr), "black": _squares_text(v, BLACK, tr)},
+        first % {"count": _first_moves(v)},
+        _labels_text(v, settings.coordinates(v), tr),
     ]
     lesson_title, facts = _lesson_facts(item.lessons)
     if tiles is None:
         tiles = plan_tiles(v.geometry.width, v.geometry.height, settings, settings.coordinates(v))
     return {
-        "title": "Regras resumidas",
-        "variant": v.title,
+        "title": tr.gettext("Rules in brief"),
+        "variant": item.title,
         "setup": setup,
-        "rows": [[PT.gettext(row.label), row.cell(v, PT)] for row in ROWS],
+        "rows": [[tr.gettext(row.label), row.cell(v, tr)] for row in ROWS],
         "facts": facts,
         "lesson": lesson_title,
-        "diagram": _start_image(v, settings, f"{v.name}-inicio"),
-        "assembly": assembly_steps(tiles, settings),
-        "note": "Gerado a partir dos mesmos dados do motor de regras que conferem as lições e a tabela de comparação.",
+        "words": _words(tr, lesson_title),
+        "diagram": _start_image(v, settings, f"{v.name}-inicio", tr),
+        "assembly": assembly_steps(tiles, settings, tr),
+        "note": tr.gettext(
+            "Generated from the same rules-engine data that checks the lessons and the comparison table."
+        ),
     }
 
 
-def _alt_start(v: Variant) -> str:
-    return f"Brancas: {_squares_text(v, WHITE)}. Pretas: {_squares_text(v, BLACK)}."
+def _alt_start(v: Variant, tr: Translator) -> str:
+    return tr.gettext("White: %(white)s. Black: %(black)s.") % {
+        "white": _squares_text(v, WHITE, tr),
+        "black": _squares_text(v, BLACK, tr),
+    }
 
 
 # -- the whole set ----------------------------------------------------------------------------------------
 
 
-def _start_image(variant: Variant, settings: Settings, uid: str) -> dict[str, str]:
+def _start_image(variant: Variant, settings: Settings, uid: str, tr: Translator) -> dict[str, str]:
     svg = diagram(
         variant.start(),
         theme="print",
@@ -569,126 +647,184 @@ def _start_image(variant: Variant, settings: Settings, uid: str) -> dict[str, st
         numbers=not settings.coordinates(variant),
         coordinates=settings.coordinates(variant),
         uid=uid,
+        lang=tr.language,
     )
-    return {"svg": str(svg), "alt": f"Posição inicial. {_alt_start(variant)}"}
+    return {"svg": str(svg), "alt": tr.gettext("Starting position. %(setup)s") % {"setup": _alt_start(variant, tr)}}
 
 
 RULER_H = 7.0
 """Height of the 10 cm ruler drawn by the template (line, ticks and labels)."""
 
 
-def _cm(mm: float) -> str:
-    return _n(mm / 10).replace(".", ",")
+def _cm(mm: float, tr: Translator) -> str:
+    return tr.number(float(_n(mm / 10)))
 
 
-def _paper_name(settings: Settings) -> str:
-    return "A4" if settings.paper == "a4" else "Carta (Letter)"
+def _paper_name(settings: Settings, tr: Translator) -> str:
+    return tr.gettext("A4") if settings.paper == "a4" else tr.gettext("Letter")
 
 
-def assembly_steps(tiles: list[Tile], settings: Settings) -> list[str]:
+def assembly_steps(tiles: list[Tile], settings: Settings, tr: Translator | None = None) -> list[str]:
     """How to print and put the set together (printed with the rules, where there is always room)."""
+    tr = tr or PT
+    glue_here = tr.quote(tr.gettext("glue here"))
     return [
-        f"Imprima em papel {_paper_name(settings)}, em tamanho real (100 %, sem “ajustar à página”). "
-        f"Confira: a régua mede 10 cm e cada casa do tabuleiro, {_cm(settings.square_mm)} cm.",
-        f"Recorte as {len(tiles)} partes do tabuleiro nas linhas tracejadas. Cada parte tem o seu número "
-        "e um mapa que mostra onde ela fica.",
-        "Cole na ordem do mapa: a parte da direita e a de baixo vão por cima das abas “cole aqui”, com as "
-        "linhas das casas sobre as marcas da aba (a mesma letra nas duas folhas). Um papelão por baixo "
-        "deixa o tabuleiro firme.",
-        "Recorte as peças nas linhas tracejadas. As damas (com coroa) servem quando uma pedra é promovida.",
+        tr.gettext(
+            "Print on %(paper)s paper at actual size (100 %%, no %(fit)s). "
+            "Check: the ruler measures 10 cm and each square of the board %(size)s cm."
+        )
+        % {
+            "paper": _paper_name(settings, tr),
+            "fit": tr.quote(tr.gettext("fit to page")),
+            "size": _cm(settings.square_mm, tr),
+        },
+        tr.gettext(
+            "Cut out the %(count)s parts of the board along the dashed lines. Each part has its number "
+            "and a map showing where it goes."
+        )
+        % {"count": len(tiles)},
+        tr.gettext(
+            "Glue in the order of the map: the part on the right and the part below go on top of the "
+            "%(tab)s tabs, with the lines of the squares over the marks on the tab (the same letter on "
+            "both sheets). A piece of cardboard underneath makes the board firm."
+        )
+        % {"tab": glue_here},
+        tr.gettext(
+            "Cut out the pieces along the dashed lines. The kings (with a crown) are for when a man is crowned."
+        ),
     ]
 
 
-def _sheet_texts(variant: Variant, tiles: list[Tile], tile: Tile, layout: SheetLayout, settings: Settings) -> dict:
+def _sheet_texts(
+    variant: Variant,
+    tiles: list[Tile],
+    tile: Tile,
+    layout: SheetLayout,
+    settings: Settings,
+    tr: Translator,
+    title: str | None = None,
+) -> dict:
     """The words and pictures in the free space under a tile: where it goes; on the first sheet
     also the print check, the ruler and the start position when there is room for them."""
     pw, ph = settings.size
-    where = _place_words(tile)
+    where = _place_words(tile, tr)
     text_x = MARGIN + tile.grid_cols * 6.0 + 8
     top = layout.free_top + 2
     free_h = ph - MARGIN - top
+    counts = {"part": tile.number, "parts": len(tiles)}
+    title = title or variant.title
     page: dict[str, Any] = {
         "kind": "sheet",
-        "heading": f"{variant.title} · tabuleiro, parte {tile.number} de {len(tiles)}",
+        "heading": tr.gettext("%(variant)s · board, part %(part)s of %(parts)s") % {"variant": title, **counts},
         "subheading": where,
         "texts": [],
         "images": [],
     }
     text_w = pw - MARGIN - text_x
-    lines = [f"Parte {tile.number} de {len(tiles)}: {where}. O mapa mostra onde ela fica."]
+    lines = [
+        tr.gettext("Part %(part)s of %(parts)s: %(where)s. The map shows where it goes.") % {**counts, "where": where}
+    ]
     if tile.number == 1:
         diagram_w = min(free_h - 4, 56.0)
         if diagram_w >= 30:
-            image = _start_image(variant, settings, f"{variant.name}-inicio-folha")
+            image = _start_image(variant, settings, f"{variant.name}-inicio-folha", tr)
             page["images"].append(
-                {**image, "x": pw - MARGIN - diagram_w, "y": top, "w": diagram_w, "caption": "Posição inicial"}
+                {
+                    **image,
+                    "x": pw - MARGIN - diagram_w,
+                    "y": top,
+                    "w": diagram_w,
+                    "caption": tr.gettext("Starting position"),
+                }
             )
             text_w -= diagram_w + 6
         ruler_here = free_h >= 14 + RULER_H and text_w >= 104
         if ruler_here:
             page["ruler"] = {"x": text_x, "y": ph - MARGIN - RULER_H}
-        lines = [
-            f"Imprima em tamanho real (100 %, sem “ajustar à página”): a régua "
-            f"{'abaixo' if ruler_here else 'da última folha'} deve medir 10 cm e cada casa, "
-            f"{_cm(settings.square_mm)} cm. Instruções de montagem, peças e regras nas últimas folhas.",
-            *lines,
-        ]
+        check = (
+            tr.gettext(
+                "Print at actual size (100 %%, no %(fit)s): the ruler below should measure 10 cm and each "
+                "square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
+            )
+            if ruler_here
+            else tr.gettext(
+                "Print at actual size (100 %%, no %(fit)s): the ruler on the last sheet should measure 10 cm "
+                "and each square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
+            )
+        )
+        fit = tr.quote(tr.gettext("fit to page"))
+        lines = [check % {"fit": fit, "size": _cm(settings.square_mm, tr)}, *lines]
     page["texts"].append({"x": text_x, "y": top, "w": text_w, "lines": lines})
     return page
 
 
-def _place_words(tile: Tile) -> str:
+def _place_words(tile: Tile, tr: Translator) -> str:
     if tile.grid_rows == 1 and tile.grid_cols == 1:
-        return "o tabuleiro inteiro"
-    vertical = ["em cima", "no meio", "embaixo"]
-    horizontal = ["à esquerda", "no centro", "à direita"]
+        return tr.gettext("the whole board")
+    vertical = [tr.gettext("at the top"), tr.gettext("in the middle"), tr.gettext("at the bottom")]
+    horizontal = [tr.gettext("on the left"), tr.gettext("in the centre"), tr.gettext("on the right")]
 
     def pick(words: list[str], i: int, n: int) -> str:
         if n == 1:
             return ""
         if n == 2:
             return words[0] if i == 0 else words[2]
-        return words[0] if i == 0 else words[2] if i == n - 1 else f"{words[1]} ({i + 1}ª de {n})"
+        if i == 0:
+            return words[0]
+        if i == n - 1:
+            return words[2]
+        return tr.gettext("%(where)s (%(nth)s of %(count)s)") % {"where": words[1], "nth": i + 1, "count": n}
 
     parts = [pick(vertical, tile.grid_row, tile.grid_rows), pick(horizontal, tile.grid_col, tile.grid_cols)]
     return ", ".join(p for p in parts if p)
 
 
-def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[str, Any]:
-    """Everything the Typst template prints for one variant: board sheets, pieces, rules."""
+def printset_data(item: VariantItem, settings: Settings | None = None, language: str = "pt-BR") -> dict[str, Any]:
+    """Everything the Typst template prints for one variant, in ``language``: board sheets, pieces, rules."""
     settings = settings or Settings()
+    tr = translator(language)
     v = item.variant
     g = v.geometry
     tiles = plan_tiles(g.width, g.height, settings, settings.coordinates(v))
     pages: list[dict[str, Any]] = []
     for tile in tiles:
-        svg, layout = board_sheet_svg(v, tiles, tile, settings)
-        page = _sheet_texts(v, tiles, tile, layout, settings)
+        svg, layout = board_sheet_svg(v, tiles, tile, settings, tr)
+        page = _sheet_texts(v, tiles, tile, layout, settings, tr, item.title)
         page["svg"] = svg
-        page["alt"] = (
-            f"Parte {tile.number} de {len(tiles)} do tabuleiro de {v.title}, {_place_words(tile)}, "
-            f"casas de {_n(settings.square_mm)} mm, com linhas de corte e abas de colagem."
-        )
+        page["alt"] = tr.gettext(
+            "Part %(part)s of %(parts)s of the %(variant)s board, %(where)s, %(size)s mm squares, "
+            "with cut lines and glue tabs."
+        ) % {
+            "part": tile.number,
+            "parts": len(tiles),
+            "variant": item.title,
+            "where": _place_words(tile, tr),
+            "size": tr.number(float(_n(settings.square_mm))),
+        }
         pages.append(page)
-    for k, svg in enumerate(pieces_pages(v, settings), start=1):
+    for k, svg in enumerate(pieces_pages(v, settings, tr), start=1):
         pages.append(
             {
                 "kind": "pieces",
-                "heading": f"{v.title} · peças para recortar",
-                "subheading": "Corte nas linhas tracejadas. Brancas: contorno; pretas: preenchidas; damas: coroa.",
+                "heading": tr.gettext("%(variant)s · pieces to cut out") % {"variant": item.title},
+                "subheading": tr.gettext("Cut along the dashed lines. White: outlined; Black: filled; kings: crown."),
                 "svg": svg,
-                "alt": f"Peças para recortar, folha {k}: pedras e damas, brancas com contorno e pretas "
-                "preenchidas; as damas têm uma coroa.",
+                "alt": tr.gettext(
+                    "Pieces to cut out, sheet %(sheet)s: men and kings, White outlined and Black filled; "
+                    "the kings carry a crown."
+                )
+                % {"sheet": k},
                 "texts": [],
                 "images": [],
             }
         )
-    pages.append({"kind": "rules", **rules_data(item, settings, tiles)})
+    pages.append({"kind": "rules", **rules_data(item, settings, tiles, tr)})
     w, h = settings.size
+    lang, region = tr.typst
     return {
-        "title": f"Imprima seu jogo de damas: {v.title}",
-        "lang": "pt",
-        "region": "BR",
+        "title": tr.gettext("Print your draughts set: %(variant)s") % {"variant": item.title},
+        "lang": lang,
+        "region": region,
         "paper": {"w": w, "h": h},
         "margin": MARGIN,
         "pages": pages,
@@ -696,12 +832,9 @@ def printset_data(item: VariantItem, settings: Settings | None = None) -> dict[s
 
 
 PT = translator("pt-BR")
-"""The set's texts are Portuguese (see LANGUAGES); the rules table comes from the catalog like the pages'."""
-LANGUAGES = {"pt"}
-"""The languages the printable set's texts are written in (they are not in the catalogs yet): a tree
-in another language gets no set and no link to one, rather than a Portuguese one."""
+"""The default language of the set's words (the course's language of the bundled course)."""
 
 
 def job_for(item: VariantItem, settings: Settings | None = None, language: str = "pt-BR", prefix: str = "") -> PdfJob:
     """The PDF job of one variant's printable set (compiled like the other PDFs, see :mod:`.pdf`)."""
-    return PdfJob(output_path(item.name, language, prefix), printset_data(item, settings), TEMPLATE)
+    return PdfJob(output_path(item.name, language, prefix), printset_data(item, settings, language), TEMPLATE)

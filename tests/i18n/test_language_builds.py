@@ -18,7 +18,7 @@ from generator.build import build
 from generator.render import names
 from tests.site.helpers import write_course
 
-from .helpers import portuguese_in
+from .helpers import page_text, portuguese_in
 
 
 def _damas(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -52,6 +52,7 @@ def test_english_course_names_its_files_in_english(english_course: Path) -> None
         "pdf/american/rules.pdf",
         "pdf/american/puzzles.pdf",
         "pdf/american/solutions.pdf",
+        "pdf/american/board.pdf",
     ]:
         assert (english_course / path).is_file(), path
     book = (english_course / "html/american/puzzle-book.html").read_text(encoding="utf-8")
@@ -71,6 +72,20 @@ def test_english_course_pdfs_speak_english(english_course: Path) -> None:
         check=True,
     ).stdout
     assert "Solutions" in out and "Soluções" not in out
+
+
+def test_english_printable_set_speaks_english(english_course: Path) -> None:
+    """The board-and-pieces PDF is worded from the English catalog and linked from the home page."""
+    pdf = english_course / "pdf/american/board.pdf"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "Print your draughts set: American / English checkers" in info
+    out = page_text(pdf)
+    for phrase in ("American / English checkers · board", "GLUE PART 2 HERE", "Rules in brief", "pieces to cut out"):
+        assert phrase in out, phrase
+    for phrase in ("COLE AQUI", "Regras resumidas", "pedras", "tabuleiro"):
+        assert phrase not in out, phrase
+    home = (english_course / "html/index.html").read_text(encoding="utf-8")
+    assert re.search(r'href="[./]*pdf/american/board\.pdf"', home)
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +115,11 @@ def test_second_language_gets_its_own_tree(two_languages: Path) -> None:
     assert (root / "american/livro-de-golpes.html").is_file() and not (root / "american/rules.html").exists()
     assert (two_languages / "pdf/en/american/rules.pdf").is_file()
     assert (two_languages / "pdf/american/regras.pdf").is_file()
+    assert (two_languages / "pdf/en/american/board.pdf").is_file()
+    assert (two_languages / "pdf/american/tabuleiro.pdf").is_file()
+    assert "pdf/en/american/board.pdf" in home_en
+    variant_en = (root / "en/american/index.html").read_text(encoding="utf-8")
+    assert "american/board.pdf" in variant_en
 
 
 def test_second_language_tree_has_no_portuguese(two_languages: Path) -> None:
