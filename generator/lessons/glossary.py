@@ -154,11 +154,16 @@ def load_glossary(path: str | Path) -> Glossary:
 
 @cache
 def bundled_glossary(language: str) -> Glossary | None:
-    """The glossary shipped for ``language`` (``pt-BR``), or None when there is none."""
+    """The glossary shipped for ``language`` (``pt-BR``, ``en``; ``pt`` finds ``pt-BR``), or None
+    when there is none."""
     path = glossary_dir() / f"{language}.yaml"
     if not path.is_file():
-        return None
-    return parse_glossary(path.read_text(encoding="utf-8"), f"{language}.yaml")
+        short = language.replace("_", "-").split("-")[0].lower()
+        found = sorted(p for p in glossary_dir().glob("*.yaml") if p.stem.split("-")[0].lower() == short)
+        if not found:
+            return None
+        path = found[0]
+    return parse_glossary(path.read_text(encoding="utf-8"), path.name)
 
 
 def glossary_anchor(term: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
-from ..i18n import DEFAULT_LANGUAGE, N_, Translator, anchor_names, short_language, translator
+from ..i18n import DEFAULT_LANGUAGE, N_, Translator, anchor_names, translator
 from ..lessons.glossary import bundled_glossary, glossary_anchor
 from ..puzzles.themes import difficulty_words
 from ..resources import jinja_loader, templates_dir
@@ -155,6 +155,8 @@ def render_pages(
     }
     base = f"html/{prefix}"
     comparison = len(site.variants) > 1
+    glossary = bundled_glossary(lang)
+    common["has_glossary"] = glossary is not None
     pages = {
         f"{base}index.html": env.get_template("home.html.j2").render(
             site=site, title=t.home_title, root="", comparison=comparison, **common
@@ -164,7 +166,6 @@ def render_pages(
         pages[f"{base}{names['comparison']}.html"] = env.get_template("comparison.html.j2").render(
             table=comparison_table(site, lang), title=t.comparison, root="", wide=True, **common
         )
-    glossary = bundled_glossary("pt-BR") if short_language(lang) == "pt" else None
     if glossary is not None:
         pages[f"{base}{names['glossary']}.html"] = env.get_template("glossary.html.j2").render(
             glossary=glossary, title=glossary.title, root="", **common

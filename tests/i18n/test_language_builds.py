@@ -53,6 +53,7 @@ def test_english_course_names_its_files_in_english(english_course: Path) -> None
         "pdf/american/puzzles.pdf",
         "pdf/american/solutions.pdf",
         "pdf/american/board.pdf",
+        "html/glossary.html",
     ]:
         assert (english_course / path).is_file(), path
     book = (english_course / "html/american/puzzle-book.html").read_text(encoding="utf-8")
@@ -118,6 +119,10 @@ def test_second_language_gets_its_own_tree(two_languages: Path) -> None:
     assert (two_languages / "pdf/en/american/board.pdf").is_file()
     assert (two_languages / "pdf/american/tabuleiro.pdf").is_file()
     assert "pdf/en/american/board.pdf" in home_en
+    assert 'href="glossary.html"' in home_en and (root / "en/glossary.html").is_file()
+    assert 'href="glossario.html"' in home and (root / "glossario.html").is_file()
+    glossary = (root / "en/glossary.html").read_text(encoding="utf-8")
+    assert 'id="king-row"' in glossary and "pawn" in glossary and "Glossário" not in glossary
     variant_en = (root / "en/american/index.html").read_text(encoding="utf-8")
     assert "american/board.pdf" in variant_en
 

@@ -139,3 +139,27 @@ def test_the_course_rules_and_endgame_pages_follow_the_glossary() -> None:
     assert report.ok, report.errors
     mine = [w for w in report.warnings if w.path.endswith(("regras.yaml", "finais.yaml"))]
     assert mine == [], "\n".join(map(str, mine))
+
+
+def test_the_english_glossary_names_the_english_words_and_avoids_pawn_and_queen() -> None:
+    g = bundled_glossary("en")
+    assert g is not None and g.language == "en" and g.title == "Glossary"
+    terms = {t.term for t in g.terms}
+    assert {"man", "king", "crown", "capture", "jump", "multiple jump", "king row", "double corner"} <= terms
+    assert {"single corner", "the move", "majority rule", "flying king"} <= terms
+    avoided = [a for t in g.terms for a in t.avoid]
+    assert len(avoided) == len(set(avoided)) and not set(avoided) & terms
+    assert g.findings("A man on the king row is crowned; a checker is a piece.") == []
+    found = g.findings("The pawn becomes a queen.")
+    assert [m.split("'")[1] for _, _, m in found] == ["pawn", "queen"]
+    assert "this course writes 'man'" in found[0][2] and "this course writes 'king'" in found[1][2]
+    assert bundled_glossary("en-US") == g  # a regional tag finds the language's glossary
+
+
+def test_the_english_lessons_follow_the_english_glossary() -> None:
+    english = [COURSE / v / "en" for v in ("american", "international")]
+    assert all(p.is_dir() for p in english)
+    report = check_paths(english)
+    assert report.ok, report.errors
+    assert report.lessons and all(c.lesson.language == "en" for c in report.lessons)
+    assert report.warnings == [], "\n".join(map(str, report.warnings))
