@@ -32,6 +32,12 @@ class MissingTranslation(DamasError):
     """A reader-facing string has no translation in the catalog of the page's language."""
 
 
+def NP_(context: str, msgid: str) -> str:
+    """Mark a string with a message context for extraction (``pybabel -k NP_:1c,2``) without
+    translating it: the msgid is returned and translated where shown with ``pgettext(context, ...)``."""
+    return msgid
+
+
 def N_(msgid: str) -> str:
     """Mark a string for extraction without translating it (it is translated where shown)."""
     return msgid

@@ -17,6 +17,11 @@ prove and the most known to disprove (with tighter bounds derived from the child
 
 Only the win, gain and promote goals are searched here; the draw goal needs the game's history
 (repetitions, counters) and stays with the plain search in search.py.
+
+With the compiled core the whole search below runs in C (``_core.Dfpn``, made by
+``rules.core.make_dfpn``): the same tables, child order, thresholds and node counts, so it proves
+the same things in the same order; this module stays the readable reference (``DAMAS_PURE=1``, or
+``core="pure"``) and tests/search/test_dfpn_kernel.py holds the two to each other.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ..rules.core import make_dfpn
 from ..rules.move import Move
 from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
 
@@ -68,10 +74,32 @@ class DfpnSolver(Solver):
         """(hash, plies) -> (proof number, disproof number) of nodes still open."""
         self.expanded: dict[int, tuple[bool | None, int, list[Kid]]] = {}
         """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
-        self.leaf_plies = LEAF_PLIES
+        self._kernel = make_dfpn(self._prover, LEAF_PLIES, EXPANDED_LIMIT)
+        """The compiled df-pn (``_core.Dfpn``) when the core is compiled; it keeps the tables."""
+        self._leaf_plies = LEAF_PLIES
         self._in_leaf = False
-        self.proved_count = 0
-        self.disproved_count = 0
+        self._proved = 0
+        self._disproved = 0
+
+    @property
+    def leaf_plies(self) -> int:
+        """Nodes with at most this many plies left go to the depth-first search (``LEAF_PLIES``)."""
+        return self._leaf_plies
+
+    @leaf_plies.setter
+    def leaf_plies(self, plies: int) -> None:
+        self._leaf_plies = plies
+        if self._kernel is not None:
+            self._kernel.leaf_plies = plies
+
+    @property
+    def proved_count(self) -> int:
+        """Proofs recorded (the progress display shows it)."""
+        return self._kernel.proved_count if self._kernel is not None else self._proved
+
+    @property
+    def disproved_count(self) -> int:
+        return self._kernel.disproved_count if self._kernel is not None else self._disproved
 
     def prepare(self, root, stip) -> None:  # type: ignore[no-untyped-def]
         super().prepare(root, stip)
@@ -79,6 +107,9 @@ class DfpnSolver(Solver):
         self.disproven.clear()
         self.work.clear()
         self.expanded.clear()
+        self._proved = self._disproved = 0
+        if self._kernel is not None:
+            self._kernel.clear()
 
     def solve(self, position, stip, depth, game=None):  # type: ignore[no-untyped-def]
         """As :meth:`Solver.solve`, without iterative deepening: one proof per first move at the
@@ -109,14 +140,33 @@ class DfpnSolver(Solver):
         known = self._known(h, plies)
         if known is not None:
             return known
-        self._mid(state, h, plies, INF, INF)
+        if self._kernel is not None:
+            self._kernel_search(state, plies, h)
+        else:
+            self._mid(state, h, plies, INF, INF)
         known = self._known(h, plies)
         assert known is not None, "df-pn returned without deciding the root"
         return known
 
+    def _kernel_search(self, state: State, plies: int, h: int) -> None:
+        """``_mid`` with infinite thresholds in C; the node count and the budget ticks carry over
+        as for the depth-first kernel (``Solver._kernel_forced``)."""
+        p = self._prover
+        self._kernel_base = self.nodes - p.nodes
+        p.next_tick = p.nodes + (self._next_tick - self.nodes)
+        try:
+            self._kernel.search(*state, plies, h)
+        finally:
+            self.nodes = self._kernel_base + p.nodes
+
+    def _proven_at(self, h: int) -> int | None:
+        if self._kernel is not None:
+            return self._kernel.proven_at(h)
+        return self.proven.get(h)
+
     def proven_within(self, state: State) -> int | None:
         """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
-        return self.proven.get(self._hash(*state))
+        return self._proven_at(self._hash(*state))
 
     def _need(self, state: State, limit: int) -> int | None:
         """The fewest plies (at least 0) within which the goal is forced, None beyond ``limit``:
@@ -126,12 +176,19 @@ class DfpnSolver(Solver):
         if not self.forced(state, limit):
             return None
         h = self._hash(*state)
-        best = max(0, min(limit, self.proven.get(h, limit)))
+
+        def known_at(default: int) -> int:
+            p = self._proven_at(h)
+            return default if p is None else p
+
+        best = max(0, min(limit, known_at(limit)))
         while best > 0 and self.forced(state, best - 1, h):
-            best = max(0, min(best - 1, self.proven.get(h, best - 1)))
+            best = max(0, min(best - 1, known_at(best - 1)))
         return best
 
     def _known(self, h: int, plies: int) -> bool | None:
+        if self._kernel is not None:
+            return self._kernel.known(h, plies)
         p = self.proven.get(h)
         if p is not None and plies >= p:
             return True
@@ -173,12 +230,12 @@ class DfpnSolver(Solver):
         return out
 
     def _prove(self, h: int, at: int) -> None:
-        self.proved_count += 1
+        self._proved += 1
         if at < self.proven.get(h, _NEVER):
             self.proven[h] = at
 
     def _disprove(self, h: int, at: int) -> None:
-        self.disproved_count += 1
+        self._disproved += 1
         if at > self.disproven.get(h, -_NEVER):
             self.disproven[h] = at
 

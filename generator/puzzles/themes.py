@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
+from ..i18n import NP_
 from ..rules.move import Move
 from ..rules.position import Position
 from ..rules.variants import Goal, Removal
@@ -180,13 +181,13 @@ THEMES: dict[str, Callable[[Line], bool]] = {
 
 
 THEME_MSGIDS = {
-    "sacrifício": "sacrifice",
-    "golpe de dama": "king shot",
-    "coroação": "crowning",
-    "bloqueio": "blocking",
-    "lei da maioria": "majority rule",
-    "golpe turco": "Turkish strike",
-    "captura para trás": "backward capture",
+    "sacrifício": NP_("theme", "sacrifice"),
+    "golpe de dama": NP_("theme", "king shot"),
+    "coroação": NP_("theme", "crowning"),
+    "bloqueio": NP_("theme", "blocking"),
+    "lei da maioria": NP_("theme", "majority rule"),
+    "golpe turco": NP_("theme", "Turkish strike"),
+    "captura para trás": NP_("theme", "backward capture"),
 }
 """Each theme's English msgid: the name shown is the catalog's (the keys stay the authors' tags)."""
 
@@ -199,24 +200,17 @@ def theme_names(language: str) -> dict[str, str]:
     return {key: tr.pgettext("theme", msgid) for key, msgid in THEME_MSGIDS.items()}
 
 
-def _theme_msgids() -> None:  # pragma: no cover - only read by pybabel extract
-    from ..i18n import translator
-
-    tr = translator()
-    tr.pgettext("theme", "sacrifice")
-    tr.pgettext("theme", "king shot")
-    tr.pgettext("theme", "crowning")
-    tr.pgettext("theme", "blocking")
-    tr.pgettext("theme", "majority rule")
-    tr.pgettext("theme", "Turkish strike")
-    tr.pgettext("theme", "backward capture")
-
-
 def auto_themes(line: Line) -> list[str]:
     return [name for name, test in THEMES.items() if test(line)]
 
 
-DIFFICULTY_WORDS = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "very hard"}
+DIFFICULTY_WORDS = {
+    1: NP_("difficulty", "very easy"),
+    2: NP_("difficulty", "easy"),
+    3: NP_("difficulty", "medium"),
+    4: NP_("difficulty", "hard"),
+    5: NP_("difficulty", "very hard"),
+}
 """The words for each level (English msgids, translated where shown), the same on the pages and in print."""
 
 
@@ -226,17 +220,6 @@ def difficulty_words(language: str) -> dict[int, str]:
 
     tr = translator(language)
     return {level: tr.pgettext("difficulty", words) for level, words in DIFFICULTY_WORDS.items()}
-
-
-def _difficulty_msgids() -> None:  # pragma: no cover - only read by pybabel extract
-    from ..i18n import translator
-
-    tr = translator()
-    tr.pgettext("difficulty", "very easy")
-    tr.pgettext("difficulty", "easy")
-    tr.pgettext("difficulty", "medium")
-    tr.pgettext("difficulty", "hard")
-    tr.pgettext("difficulty", "very hard")
 
 
 def difficulty_score(line: Line, defender_choices: int) -> float:

@@ -108,6 +108,17 @@ def make_prover(gen: MoveGenerator, keys: list[list[int]], black_to_move: int, l
     return _CORE.Prover(gen.core, _compiled_zobrist(keys, black_to_move), losing, quiescence)
 
 
+def make_dfpn(prover: Any, leaf_plies: int, expanded_limit: int) -> Any:
+    """The compiled df-pn search (``_core.Dfpn``) over a compiled ``Prover``, or None without one.
+
+    It is ``generator.puzzles.dfpn.DfpnSolver``'s ``_mid`` in C: same tables, same order, same
+    node counts (tests/search/test_dfpn_kernel.py compares them on random positions).
+    """
+    if _CORE is None or prover is None:
+        return None
+    return _CORE.Dfpn(prover, leaf_plies, expanded_limit)
+
+
 _ZOBRISTS: dict[tuple[tuple[int, ...], ...], Any] = {}
 
 
@@ -131,6 +142,7 @@ __all__ = [
     "COMPILED_AVAILABLE",
     "CompiledMoveGenerator",
     "active_core",
+    "make_dfpn",
     "make_generator",
     "make_prover",
     "make_zobrist",

@@ -33,11 +33,14 @@ def test_committed_mo_is_the_compiled_po(locale: str) -> None:
 def test_every_extracted_string_is_translated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pot = tmp_path / "damas.pot"
     monkeypatch.chdir(ROOT)
-    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "N_", "-o", str(pot), "."])
+    keywords = ["-k", "N_", "-k", "NP_:1c,2"]
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", "babel.cfg", *keywords, "-o", str(pot), "."])
     with open(pot, "rb") as f:
         template = read_po(f)
     wanted = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
     assert len(wanted) > 100
+    # theme and level names are marked once, with their context, where they are defined (NP_)
+    assert {("theme", "backward capture"), ("difficulty", "very hard")} <= wanted
     for locale in LOCALES:
         cat = _po(locale)
         have = {
