@@ -10,6 +10,9 @@ test): every problem proven with its uniqueness within 10 s by the df-pn search.
 Both searches run on the active engine core (compiled when built: the depth-first search and the whole
 df-pn in C); ``DAMAS_PURE=1 python3 bench/puzzles.py --deep`` times the pure reference.  Wall and CPU
 seconds are both reported: on a busy machine the CPU time is the fairer figure.
+
+Some problems only: ``python3 bench/deep.py --only maven- --variant american --seconds 30`` (``--only`` takes
+an id or an id prefix and may be repeated).
 """
 
 from __future__ import annotations
@@ -73,9 +76,20 @@ def run_one(problem: dict, search: str, seconds: float) -> DeepRun:
     )
 
 
-def run(seconds: float, path: Path = DATA, searches: tuple[str, ...] = ("df-pn", "reference")) -> list[DeepRun]:
+def run(
+    seconds: float,
+    path: Path = DATA,
+    searches: tuple[str, ...] = ("df-pn", "reference"),
+    only: tuple[str, ...] = (),
+    variant: str | None = None,
+) -> list[DeepRun]:
+    """Time every problem, or those whose id starts with one of ``only`` and of ``variant``."""
     out = []
     for problem in load(path):
+        if only and not problem["id"].startswith(only):
+            continue
+        if variant and problem["variant"] != variant:
+            continue
         for search in searches:
             r = run_one(problem, search, seconds)
             out.append(r)
@@ -99,3 +113,14 @@ def report(rows: list[DeepRun]) -> str:
             f"median {med:.2f} s, total nodes {sum(r.nodes for r in mine)}"
         )
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Time the deep problems with df-pn and the reference search.")
+    ap.add_argument("--seconds", type=float, default=60.0, help="time limit per problem and search")
+    ap.add_argument("--only", action="append", default=[], help="problem id or id prefix (repeatable)")
+    ap.add_argument("--variant", help="only the problems of this variant")
+    args = ap.parse_args()
+    print(report(run(args.seconds, only=tuple(args.only), variant=args.variant)))
