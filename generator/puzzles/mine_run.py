@@ -27,7 +27,7 @@ from typing import Any
 from ..rules import DamasError
 from ..rules.position import Position
 from ..rules.variants import get_variant
-from .dedup import pattern_key, position_key
+from .dedup import line_keys, pattern_key, position_key
 from .engine import Engine
 from .mining import Settings, dump_lesson, is_candidate, lesson_document, prove_best, puzzle_id
 from .sources import Unit, pdn_positions, self_play_positions
@@ -205,23 +205,27 @@ def assemble(
     variant: str, records: Iterable[dict[str, Any]], known: Iterable[str] = ()
 ) -> tuple[list[dict[str, Any]], int]:
     """The puzzles in unit order, each kept once (see :mod:`generator.puzzles.dedup`), with ids;
-    ``known`` position keys (puzzles a course already has) count as seen."""
+    ``known`` position keys (puzzles a course already has, and the positions on their lines) count
+    as seen."""
     v = get_variant(variant)
     seen_positions: set[str] = set(known)
+    """Starts of kept puzzles and the positions on their lines."""
+    seen_starts: set[str] = set()
     seen_patterns: set[str] = set()
     out: list[dict[str, Any]] = []
     duplicates = 0
     for r in records:
         for p in r["puzzles"]:
             pos = Position.from_fen(v, p["position"])
-            first = p["solution"][0]
-            key = first if isinstance(first, str) else first["move"]
             pk = position_key(pos)
-            nk = pattern_key(pos, key, p["stipulation"], p.get("themes", []))
-            if pk in seen_positions or nk in seen_patterns:
+            on_line = line_keys(pos, p["solution"])
+            nk = pattern_key(pos, p["solution"], p["stipulation"])
+            if pk in seen_positions or nk in seen_patterns or seen_starts.intersection(on_line):
                 duplicates += 1
                 continue
             seen_positions.add(pk)
+            seen_positions.update(on_line)
+            seen_starts.add(pk)
             seen_patterns.add(nk)
             out.append({"id": puzzle_id(v.name, pos.fen()), **p})
     return out, duplicates
@@ -268,9 +272,12 @@ def known_positions(variant: str, paths: Iterable[str]) -> tuple[set[str], list[
         for p in doc.get("puzzles") or []:
             if isinstance(p, dict) and isinstance(p.get("position"), str):
                 try:
-                    keys.add(position_key(Position.from_fen(v, p["position"])))
+                    pos = Position.from_fen(v, p["position"])
                 except DamasError:
                     continue  # damas check reports it
+                keys.add(position_key(pos))
+                if isinstance(p.get("solution"), list):
+                    keys.update(line_keys(pos, p["solution"]))
     return keys, problems
 
 

@@ -18,7 +18,7 @@ import yaml
 
 from generator.cli import main
 from generator.lessons.check import check_paths
-from generator.puzzles.dedup import mirror, pattern_key, position_key
+from generator.puzzles.dedup import line_keys, mirror, pattern_key, position_key
 from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run
 from generator.puzzles.mining import Settings, check_puzzle, prove_best
 from generator.puzzles.sources import pdn_units, self_play_positions, self_play_units
@@ -98,8 +98,32 @@ def test_mirror_and_pattern_keys() -> None:
     assert mirror(pos).fen() == MIRROR and mirror(mirror(pos)) == pos
     assert position_key(pos) == position_key(mirror(pos))
     m = Position.from_fen("american", MIRROR)
-    assert pattern_key(pos, "12-16", "gain:1", []) == pattern_key(m, "21-17", "gain:1", [])
-    assert pattern_key(pos, "12-16", "gain:1", []) != pattern_key(pos, "12-16", "gain:2", [])
+    line, mirrored = ["12-16", "20x11", "8x15x22"], ["21-17", "13x22", "25x18x11"]
+    assert pattern_key(pos, line, "gain:1") == pattern_key(m, mirrored, "gain:1")
+    assert pattern_key(pos, line, "gain:1") != pattern_key(pos, line, "gain:2")
+
+
+TWO_GIFTS = "W:Wa1,c1,e1,g1,h2,f4:Ba7,d4,d6,f6,g7,h8"
+"""Brazilian: two gifts in a row, then a triple capture (lessons/brazilian/golpes.yaml)."""
+TWO_GIFTS_LINE = ["f4-g5", "f6xh4", "h2-g3", "h4xf2", "g1xe3xc5xe7"]
+
+
+def test_the_whole_line_makes_the_pattern_not_only_the_key() -> None:
+    pos = Position.from_fen("brazilian", TWO_GIFTS)
+    assert pattern_key(pos, TWO_GIFTS_LINE, "gain:1") != pattern_key(pos, TWO_GIFTS_LINE[:2], "gain:1")
+
+
+def test_a_combination_found_from_two_starts_is_kept_once() -> None:
+    """The same game reaches the shot with its preparatory move, then the shot itself: whichever
+    comes first is kept, the other start lies on its line."""
+    pos = Position.from_fen("brazilian", TWO_GIFTS)
+    later = pos.play(pos.parse_move("f4-g5")).play(pos.play(pos.parse_move("f4-g5")).parse_move("f6xh4"))
+    whole = {"position": TWO_GIFTS, "stipulation": "gain:1", "solution": TWO_GIFTS_LINE}
+    tail = {"position": later.fen(), "stipulation": "gain:1", "solution": TWO_GIFTS_LINE[2:]}
+    for first, second in ((whole, tail), (tail, whole)):
+        kept, dropped = assemble("brazilian", [{"puzzles": [first]}, {"puzzles": [second]}])
+        assert [p["position"] for p in kept] == [first["position"]] and dropped == 1
+    assert line_keys(pos, TWO_GIFTS_LINE)[0] == position_key(later)
 
 
 def test_prove_best_is_what_damas_check_accepts() -> None:
