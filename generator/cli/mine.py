@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ..rules import Variant
+from ..workers import watch_parent
 from .app import EXIT_CONTENT, EXIT_USAGE, cli
 from .common import VARIANT
 
@@ -160,7 +161,7 @@ def mine(
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
     else:
         workers = jobs or usable_cpus()
-        executor = cf.ProcessPoolExecutor(max_workers=workers)
+        executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=watch_parent)
     total = (len(sources) == 0 and self_play) or None
     started = time.perf_counter()
     with _progress(total) as show:

@@ -146,6 +146,24 @@ def _mine_args(out: Path) -> list[str]:
     return ["mine", "american", "--self-play", "6", "--seed", "0", "--max-plies", "40", "-j", "1", "--out", str(out)]
 
 
+def _children(pid: int) -> list[int]:
+    """Child processes of ``pid`` (Linux /proc)."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text(encoding="ascii")
+        out.extend(int(c) for c in text.split())
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for its reaper counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def test_killed_run_resumes_to_the_same_output(tmp_path: Path) -> None:
     whole = tmp_path / "whole.yaml"
     assert main(_mine_args(whole)) == 0
@@ -159,9 +177,16 @@ def test_killed_run_resumes_to_the_same_output(tmp_path: Path) -> None:
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the run ended before it could be killed"
+    workers = _children(proc.pid)
+    assert workers, "the run has its worker process"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not killed.exists() and cp.exists()
+    # the workers do not outlive the killed command (generator/workers.py)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "a worker outlived the killed damas mine"
     done_before = cp.read_text(encoding="utf-8").count('"key"')
     assert 2 <= done_before < 6
     assert main(_mine_args(killed)) == 0

@@ -1,0 +1,30 @@
+"""Worker processes that do not outlive the command that started them.
+
+``damas mine`` and ``damas build`` hand work to a process pool.  When the command itself is killed
+(``kill -9``, an out-of-memory kill, a closed terminal), its workers are never told: they would run
+on as orphans, finishing their unit and then waiting forever on a queue nobody reads.  Each worker
+therefore watches its parent from a daemon thread and exits as soon as the parent is gone (Linux's
+``PR_SET_PDEATHSIG`` would do it in the kernel, but is neither portable nor reachable without
+ctypes; a half-second poll costs nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+POLL_SECONDS = 0.5
+
+
+def watch_parent() -> None:
+    """A pool initializer: exit this worker (status 1, no cleanup) once its parent has died."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(POLL_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="damas-watch-parent", daemon=True).start()
