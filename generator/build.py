@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .cache import Cache, open_cache, use
 from .course import Course, check_course
 from .cpus import usable_cpus
 from .lessons.check import CheckReport
@@ -92,6 +93,7 @@ def build(
     jobs: int | None = None,
     incremental: bool = True,
     paper: str | None = None,
+    cache: bool | Cache | None = True,
 ) -> BuildSummary:
     """Build the course into ``out``.
 
@@ -101,6 +103,10 @@ def build(
     (title, language, paper, variants) and the lesson folder; ``lessons`` overrides the files checked.
 
     ``paper`` (``a4`` or ``letter``) sizes the printable board-and-pieces set of each variant.
+
+    ``cache``: the proof cache (generator/cache.py) that keeps puzzle proofs, interactive trees and
+    their step diagrams between builds; True (the default) opens the one in ``$DAMAS_CACHE_DIR`` (or
+    the user's cache folder), False or None builds without one.
 
     Raises:
         BuildRefused: when any lesson fails its check (names the files).
@@ -121,16 +127,18 @@ def build(
     # root is above the lessons, so it is refused too.
     protect = [*(lessons or [course.lessons]), *([course.source] if course.source else [])]
     folder = OutputFolder(out, protect=protect)  # refuses before any work: see generator/output.py
-    report = check_course(course, lessons)
-    if not report.ok:
-        raise BuildRefused(report)
-    stages["verify"] = time.perf_counter() - started
-    present = {c.lesson.variant.name for c in report.lessons}
-    listed = [get_variant(v) for v in course.variants]
-    chosen = wanted or listed or [v for v in VARIANTS.values() if v.name in present]
-    mark = time.perf_counter()
-    site = plan_site(report.lessons, chosen, english=course.english)
-    stages["svg"] = time.perf_counter() - mark
+    store = open_cache() if cache is True else cache or None
+    with use(store):
+        report = check_course(course, lessons)
+        if not report.ok:
+            raise BuildRefused(report)
+        stages["verify"] = time.perf_counter() - started
+        present = {c.lesson.variant.name for c in report.lessons}
+        listed = [get_variant(v) for v in course.variants]
+        chosen = wanted or listed or [v for v in VARIANTS.values() if v.name in present]
+        mark = time.perf_counter()
+        site = plan_site(report.lessons, chosen, english=course.english)
+        stages["svg"] = time.perf_counter() - mark
 
     dest = folder.path
     previous = _manifest(dest) if incremental else {}
