@@ -30,7 +30,7 @@ import json
 import os
 import tempfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from functools import cache
@@ -251,6 +251,35 @@ def use(c: Cache | None) -> Iterator[Cache | None]:
         yield c
     finally:
         _ACTIVE.reset(token)
+
+
+SVG_SOURCES = ("render/svg.py", "cache.py", "templates:board.svg.j2")
+"""What a drawn diagram depends on besides its view model."""
+
+
+def remembered_svg(view: Any, draw: Callable[[], str]) -> str:
+    """``draw()``, the SVG text of a diagram's view model (generator/render/svg.py), from the active
+    cache when the same view was drawn before by the same template and code.  Static diagrams are
+    kept one per file; the step diagrams of panels travel inside their panel's entry (no cache is
+    active while a panel is computed, see generator/render/interactive.py)."""
+    store = active()
+    if store is None:
+        return draw()
+    # The view model's repr is its full content (a dataclass of numbers, texts, lists and dicts built
+    # in a fixed order) and five times faster to make than plain(); a repr naming an address is not.
+    text = repr(view)
+    if " at 0x" in text:
+        return draw()
+    key = {"view": hashlib.sha256(text.encode()).hexdigest(), "code": source_fingerprint(*SVG_SOURCES)}
+    hit = store.get("svg", key)
+    if hit is not None:
+        try:
+            return unpack_text(hit)["svg"]
+        except (ValueError, KeyError):
+            pass
+    text = draw()
+    store.put("svg", key, pack_text({"svg": text}))
+    return text
 
 
 def texts(items: Iterable[Any]) -> list[str]:

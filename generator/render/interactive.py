@@ -128,7 +128,8 @@ def _cached(
             return hit["value"]
     outer, steps.touched = steps.touched, set()
     try:
-        value = compute()
+        with proof_cache.use(None):  # the step diagrams are stored below, with the panel, not one by one
+            value = compute()
         used = steps.touched
     finally:
         steps.touched = outer

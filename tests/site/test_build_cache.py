@@ -45,7 +45,7 @@ def test_a_warm_build_writes_the_bytes_of_a_cold_one(lessons: Path, cold: dict[s
     assert store.writes > 0 and store.hits == 0
     assert tree(tmp_path / "one") == cold
     kinds = {p.parent.parent.name for p in (tmp_path / "c").rglob("*.json")}
-    assert kinds == {"proof", "play", "replay"}
+    assert kinds == {"proof", "play", "replay", "svg"}
     warm = Cache(tmp_path / "c")
     build(tmp_path / "two", lessons=[lessons], formats=["html"], cache=warm)  # a fresh output: no old files
     assert warm.misses == 0 and warm.writes == 0 and warm.hits == store.writes
