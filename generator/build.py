@@ -143,7 +143,7 @@ def build(
     dest = folder.path
     previous = _manifest(dest) if incremental else {}
     try:
-        with folder.staging() as tmp:
+        with folder.staging() as tmp, use(store):
             summary = _write(site, tmp, formats, progress, jobs, dest, previous, stages, course, print_settings)
             folder.publish(tmp)
     except OSError as exc:  # a full or read-only disk, a name too long: one line, the old output intact

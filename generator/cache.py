@@ -215,7 +215,12 @@ class Cache:
             return
         text, digest = self.digest(kind, key)
         target = self.path(kind, digest)
-        body = json.dumps({"layout": LAYOUT, "key": text, "value": value}, ensure_ascii=False, separators=(",", ":"))
+        try:
+            body = json.dumps(
+                {"layout": LAYOUT, "key": text, "value": value}, ensure_ascii=False, separators=(",", ":")
+            )
+        except (TypeError, ValueError):  # not plain data: nothing to keep (a bug, but never a failed build)
+            return
         tmp = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -225,7 +230,7 @@ class Cache:
             os.replace(tmp, target)
             tmp = None
             self.writes += 1
-        except (OSError, ValueError):
+        except OSError:
             self.writable = False
         finally:
             if tmp is not None:

@@ -57,6 +57,17 @@ def shared_cache(_isolated_proof_cache: Path) -> Any:
     return Cache(_isolated_proof_cache)
 
 
+@pytest.fixture(scope="session")
+def bundled_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's own course (lessons/) built once per run, HTML and PDF; tests must not modify
+    it.  Every test that reads the bundled course's output shares this one build."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("bundled") / "output"
+    build(out, lessons=[Path(__file__).resolve().parents[1] / "lessons"], formats=["html", "pdf"], jobs=1)
+    return out
+
+
 # One browser for the whole run: Playwright's sync API allows one running instance per thread, so every test
 # that drives chromium (tests/site, tests/install) shares this one.
 @pytest.fixture(scope="session")
