@@ -9,11 +9,11 @@ fresh proof cache (generator/cache.py) in a temporary folder:
 * **check** cold (empty cache) and warm;
 * page sizes: the largest HTML pages, all HTML, the step diagrams.
 
-``--add FILE`` merges mined lesson files (``damas mine`` output, any number) into one extra lesson
-per variant of the copy, duplicates dropped, to measure a course of several hundred puzzles before
-the books have landed.  Times are wall-clock and CPU (this process, every thread): on a shared
-machine the CPU figure is the steadier one.  Targets (issue 14): warm build of the whole course
-under 20 s with ~600 puzzles.
+``--add FILE`` merges mined lesson files (``damas mine`` output, any number; ``VARIANT=FILE`` for a
+bare ``puzzles:`` list) into one extra lesson per variant of the copy, duplicates dropped, to measure
+a course of several hundred puzzles before the books have landed.  Times are wall-clock and CPU (this
+process, every thread): on a shared machine the CPU figure is the steadier one.  Target (issue 14):
+a warm build of the whole course under 20 s with ~600 puzzles.
 
     python3 bench/build.py [--lessons lessons] [--add mined.yaml ...] [--format html,pdf] [--repeat 1]
 """
@@ -47,9 +47,12 @@ def merge_mined(lessons: Path, files: list[str]) -> int:
     by_variant: dict[str, list[dict[str, Any]]] = {}
     seen: set[tuple[str, str, str]] = set()
     for name in files:
-        data = yaml.safe_load(Path(name).read_text(encoding="utf-8"))
+        given, _, path = name.rpartition("=")
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        if isinstance(data, dict) and given:
+            data["variant"] = given
         if not isinstance(data, dict) or not isinstance(data.get("variant"), str):
-            print(f"skipped {name}: not a lesson file with a variant", file=sys.stderr)
+            print(f"skipped {name}: not a lesson file with a variant (write VARIANT=FILE)", file=sys.stderr)
             continue
         variant = data["variant"]
         for p in data.get("puzzles") or []:
