@@ -5,6 +5,7 @@ fresh proof cache (generator/cache.py) in a temporary folder:
 
 * **cold build**: empty cache, no previous output (every proof, tree, diagram and PDF made);
 * **warm build**: the same build again, nothing changed (proofs and panels from the cache, PDFs reused);
+* with ``--before``, the unchanged build without the cache (PDFs still reused), as damas built before it;
 * **incremental build**: after one lesson's title changed;
 * **check** cold (empty cache) and warm;
 * page sizes: the largest HTML pages, all HTML, the step diagrams.
@@ -108,6 +109,7 @@ def main() -> int:
     parser.add_argument("--add", nargs="*", default=[], help="mined lesson files merged into the copy")
     parser.add_argument("--format", default="html,pdf", help="formats built (html,pdf)")
     parser.add_argument("--repeat", type=int, default=1, help="warm builds (the median is shown)")
+    parser.add_argument("--before", action="store_true", help="also an unchanged build with no cache (the old way)")
     args = parser.parse_args()
     formats = [f for f in args.format.split(",") if f]
 
@@ -140,6 +142,14 @@ def main() -> int:
             f"{again.reused} of {again.pdfs} PDFs reused"
         )
         print("  " + ", ".join(f"{k} {v:.1f} s" for k, v in again.stages.items()))
+
+        if args.before:
+            same, wall, cpu = timed(lambda: build(out, lessons=[lessons], formats=formats, cache=False))
+            print(
+                f"unchanged build without the cache (as before it): {wall:.1f} s wall, {cpu:.1f} s CPU, "
+                f"{same.reused} of {same.pdfs} PDFs reused"
+            )
+            print("  " + ", ".join(f"{k} {v:.1f} s" for k, v in same.stages.items()))
 
         target = sorted(lessons.rglob("regras.yaml"))[0]
         text = target.read_text(encoding="utf-8")
