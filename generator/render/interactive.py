@@ -122,7 +122,11 @@ def _cached(
             svgs = proof_cache.unpack_text(hit.get("svgs"))
         except ValueError:
             svgs = None
-        if svgs is not None and all(p.startswith(STEP_DIR + "/") and p.endswith(".svg") for p in svgs):
+        if (
+            svgs is not None
+            and all(p.startswith(STEP_DIR + "/") and p.endswith(".svg") for p in svgs)
+            and _referenced(hit["value"]) <= set(svgs)
+        ):
             for path, text in svgs.items():
                 steps.svgs.setdefault(path, Svg(text))
             return hit["value"]
@@ -137,6 +141,24 @@ def _cached(
         outer.update(used)
     store.put(kind, key, {"value": value, "svgs": proof_cache.pack_text({p: str(steps.svgs[p]) for p in used})})
     return value
+
+
+def _referenced(value: Any) -> set[str]:
+    """Every step file a panel or replay names (``svg``, ``reply_svg``), as build-root paths: a
+    stored entry must carry each of them."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if k in ("svg", "reply_svg") and isinstance(v, str):
+                    out.add(f"html/{v}")
+                else:
+                    stack.append(v)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
 
 
 def _after_text(before: Position, move: Move, lang: str = "pt") -> str:

@@ -4,13 +4,14 @@ puzzle panels and replays, step diagrams), a damaged entry is ignored and rewrit
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 from generator.build import build
-from generator.cache import Cache
+from generator.cache import Cache, pack_text, unpack_text
 from generator.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,3 +97,24 @@ def test_build_no_cache_leaves_the_cache_alone(
     assert list((tmp_path / "c").rglob("*.json"))
     assert tree(tmp_path / "one") == tree(tmp_path / "two")
     assert "built" in capsys.readouterr().out
+
+
+def test_a_panel_missing_one_of_its_step_diagrams_is_not_used(
+    lessons: Path, cold: dict[str, bytes], tmp_path: Path
+) -> None:
+    store = Cache(tmp_path / "c")
+    build(tmp_path / "one", lessons=[lessons], formats=["html"], cache=store)
+    cut = 0
+    for f in (tmp_path / "c").rglob("*.json"):
+        if f.parent.parent.name == "play":
+            data = json.loads(f.read_text(encoding="utf-8"))
+            svgs = unpack_text(data["value"]["svgs"])
+            svgs.pop(sorted(svgs)[0])
+            data["value"]["svgs"] = pack_text(svgs)
+            f.write_text(json.dumps(data), encoding="utf-8")
+            cut += 1
+    assert cut
+    again = Cache(tmp_path / "c")
+    build(tmp_path / "two", lessons=[lessons], formats=["html"], cache=again)
+    assert again.writes == cut
+    assert tree(tmp_path / "two") == cold
