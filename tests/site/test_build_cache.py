@@ -118,3 +118,29 @@ def test_a_panel_missing_one_of_its_step_diagrams_is_not_used(
     build(tmp_path / "two", lessons=[lessons], formats=["html"], cache=again)
     assert again.writes == cut
     assert tree(tmp_path / "two") == cold
+
+
+def test_an_unchanged_build_takes_over_the_old_files_and_only_those(
+    lessons: Path, cold: dict[str, bytes], tmp_path: Path
+) -> None:
+    """Unchanged files are hard-linked from the previous output (deleting the old output then frees
+    nothing); a file changed in the old output, or a link planted there, is written anew."""
+    out = tmp_path / "out"
+    build(out, lessons=[lessons], formats=["html"], cache=Cache(tmp_path / "c"))
+    steps = sorted((out / "html").rglob("passos/*/*.svg"))
+    kept, changed, planted = steps[0], steps[1], steps[2]
+    inode = kept.stat().st_ino
+    other_inode = changed.stat().st_ino
+    changed.write_bytes(changed.read_bytes().replace(b"<svg", b"<SVG", 1))  # same size, other bytes
+    outside = tmp_path / "outside.svg"
+    outside.write_bytes(planted.read_bytes())
+    planted.unlink()
+    planted.symlink_to(outside)
+    build(out, lessons=[lessons], formats=["html"], cache=Cache(tmp_path / "c"))
+    assert kept.stat().st_ino == inode  # taken over, not written again
+    assert changed.stat().st_ino != other_inode
+    assert not planted.is_symlink() and planted.stat().st_ino != outside.stat().st_ino
+    assert tree(out) == cold
+    build(out, lessons=[lessons], formats=["html"], cache=Cache(tmp_path / "c"), incremental=False)
+    assert kept.stat().st_ino != inode  # --clean writes everything
+    assert tree(out) == cold
