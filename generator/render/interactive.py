@@ -238,6 +238,11 @@ def solution_tree(
     The one place that knows the solver: swap it for a proof tree (every defence with its winning
     answer, a refutation per failing first move) and the rest of this module stays as is.  The main
     line (the author's solution) is expanded first; the failing first moves get ``Solver.refute``.
+
+    Why not the df-pn :class:`~generator.puzzles.tree.SolutionTree`: the page answers each student
+    move with one defence, and on 328 mined and bundled puzzles this walk gives 5.8 nodes on average
+    (at most 13; the cap never bites) against 9.9 (at most 226) for the full proof tree, in half the
+    CPU (0.5 s against 0.9 s for all of them).  Neither cost matters beside drawing the step diagrams.
     """
     solver = Solver(position.variant, profile)
     stip = Stipulation.parse(stipulation)
