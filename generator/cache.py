@@ -102,10 +102,15 @@ def rules_key(variant: Any, profile: Any = None) -> dict[str, Any]:
 def source_fingerprint(*parts: str) -> str:
     """A hash of the files under ``parts`` (package-relative folders or files of ``generator``, or
     ``templates:NAME``): a changed solver or template gives new keys even without a version bump."""
+    from importlib import resources
+
     from .resources import template_path
 
-    package = Path(__file__).resolve().parent
+    found = resources.files("generator")
+    package = Path(str(found)) if isinstance(found, Path) else None
     h = hashlib.sha256()
+    if package is None:  # not unpacked on a file system (a zip import): the version stands alone
+        return "zipped-" + __version__
     for part in parts:
         if part.startswith("templates:"):
             paths = [template_path(*part.split(":", 1)[1].split("/"))]
