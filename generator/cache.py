@@ -167,6 +167,8 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self.writes = 0
+        self._folders: set[Path] = set()
+        """Folders this process made (or found) already: one mkdir each."""
 
     # -- keys and files -----------------------------------------------------------------------------
 
@@ -228,7 +230,9 @@ class Cache:
             return
         tmp = None
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in self._folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(target.parent)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=target.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(body)
