@@ -130,6 +130,17 @@ def source_fingerprint(*parts: str) -> str:
     return h.hexdigest()[:20]
 
 
+@cache
+def jinja_version() -> str:
+    """The template engine's version: a new Jinja may write the same template differently."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jinja2")
+    except PackageNotFoundError:
+        return "?"
+
+
 def pack_text(texts: dict[str, str]) -> str:
     """Many similar texts (step diagrams of one puzzle) as one compressed JSON string: boards of
     one puzzle compress about thirty to one together."""
@@ -284,7 +295,11 @@ def remembered_svg(view: Any, draw: Callable[[], str]) -> str:
     text = repr(view)
     if " at 0x" in text:
         return draw()
-    key = {"view": hashlib.sha256(text.encode()).hexdigest(), "code": source_fingerprint(*SVG_SOURCES)}
+    key = {
+        "view": hashlib.sha256(text.encode()).hexdigest(),
+        "code": source_fingerprint(*SVG_SOURCES),
+        "jinja": jinja_version(),
+    }
     hit = store.get("svg", key)
     if hit is not None:
         try:

@@ -115,7 +115,12 @@ def _cached(
     store = proof_cache.active()
     if store is None:
         return compute()
-    key = {**key, "format": RENDER_FORMAT, "code": proof_cache.source_fingerprint(*RENDER_SOURCES)}
+    key = {
+        **key,
+        "format": RENDER_FORMAT,
+        "code": proof_cache.source_fingerprint(*RENDER_SOURCES),
+        "jinja": proof_cache.jinja_version(),
+    }
     hit = store.get(kind, key)
     if isinstance(hit, dict) and isinstance(hit.get("value"), dict) and set(hit["value"]) == fields:
         try:
