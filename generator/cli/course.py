@@ -12,6 +12,12 @@ from .app import EXIT_CONTENT, Progress, cli
 from .common import VARIANT
 from .place import COURSE_OPTION, locate_course
 
+NO_CACHE_OPTION = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Prove every puzzle and draw every step again, ignoring the proof cache (docs/cache.md).",
+)
+
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
@@ -23,8 +29,12 @@ from .place import COURSE_OPTION, locate_course
     type=click.Path(dir_okay=False),
     help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
 )
-def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None) -> None:
+@NO_CACHE_OPTION
+def check(
+    paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None, no_cache: bool
+) -> None:
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
+    from ..cache import open_cache, use
     from ..course import check_course
     from ..lessons.glossary import GlossaryError, load_glossary
 
@@ -35,7 +45,8 @@ def check(paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossar
     started = time.perf_counter()
     # With PATHS and no --course, a course.yaml here (if any) still sets the course-level rules.
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
-    report = check_course(course, paths or None, glossary=glossary)
+    with use(open_cache(not no_cache)):
+        report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()
     if as_json:
@@ -88,6 +99,7 @@ def schema(kind: str) -> None:
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
 @COURSE_OPTION
+@NO_CACHE_OPTION
 def build(
     out: str | None,
     variant_names: tuple[Variant, ...],
@@ -96,6 +108,7 @@ def build(
     jobs: int | None,
     clean: bool,
     course_dir: str | None,
+    no_cache: bool,
 ) -> None:
     """Check the course's lessons, then build HTML pages and PDFs into OUT (default: output/ in the course)."""
     from ..build import FORMATS, BuildRefused
@@ -117,6 +130,7 @@ def build(
                 progress=progress,
                 jobs=jobs,
                 incremental=not clean,
+                cache=not no_cache,
             )
         except BuildRefused as exc:
             for error in exc.report.errors:

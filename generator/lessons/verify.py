@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import cache as proof_cache
 from ..puzzles.search import BudgetExceeded, Solver, Stipulation
 from ..puzzles.themes import Line, auto_themes, difficulty
 from ..rules import DamasError, IllegalMoveError, Move, Position
@@ -22,6 +23,10 @@ from .explain import counter_words, draw_progress, explain_move, side_to_move_of
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
+from .verify_cache import KIND as PROOF_KIND
+from .verify_cache import decode as decode_verdict
+from .verify_cache import encode as encode_verdict
+from .verify_cache import proof_key
 from .verify_puzzle import (
     budget_message,
     cook_message,
@@ -145,9 +150,13 @@ class Verifier:
         self.errors: list[SourceError] = []
         self.proofs: dict[Path, DiagramProof] = {}
         self.puzzle_proofs: dict[Path, PuzzleProof] = {}
+        self._log: list[tuple[Path, str]] | None = None
+        """While a puzzle is proven: every failure reported, for the proof cache."""
 
     def fail(self, where: Path, message: str) -> None:
         self.errors.append(self.doc.error(where, message))
+        if self._log is not None:
+            self._log.append((where, message))
 
     # -- moves as text --------------------------------------------------------------------------
 
@@ -572,17 +581,45 @@ class Verifier:
         """Prove the key first, then that no other first move forces the goal within the printed
         length plus the cook margin, and each later solver move the only one that works (the last
         may share the finish with others); all within the proof budget.  Record the proof for the
-        books.  The standard is documented in verify_puzzle.py and docs/lessons.md."""
+        books.  The standard is documented in verify_puzzle.py and docs/lessons.md.
+
+        With a proof cache active (:mod:`generator.cache`) the verdict, failures included, is read
+        from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
+        budget = resolve_budget(self.proof_budget)
+        cache = proof_cache.active()
+        key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
+        if cache is not None and self._replay(p, cache.get(PROOF_KIND, key)):
+            return
         started = time.perf_counter()
         pos = p.position
         stip = Stipulation.parse(p.stipulation)
-        budget = resolve_budget(self.proof_budget)
         solver = make_solver(pos, self.lesson.profile, budget)
         solver.prepare(pos, stip)
+        self._log = []
         try:
             self._prove_puzzle(p, solver, stip, started)
         except BudgetExceeded as exc:
             self.fail(p.where, budget_message(exc.budget.nodes or exc.nodes))
+        finally:
+            log, self._log = self._log, None
+        n = len(p.where)
+        if cache is not None and all(where[:n] == p.where for where, _ in log):
+            failures = [(where[n:], message) for where, message in log]
+            cache.put(PROOF_KIND, key, encode_verdict(failures, self.puzzle_proofs.get(p.where), pos))
+
+    def _replay(self, p: Puzzle, value: object) -> bool:
+        """Report a cached verdict as the proof would (False: no usable entry, prove it)."""
+        if value is None:
+            return False
+        try:
+            failures, proof = decode_verdict(value, p.position)
+        except (ValueError, TypeError, KeyError, DamasError):
+            return False
+        for where, message in failures:
+            self.fail((*p.where, *where), message)
+        if proof is not None:
+            self.puzzle_proofs[p.where] = PuzzleProof(**proof)
+        return True
 
     def _prove_puzzle(self, p: Puzzle, solver: Solver, stip: Stipulation, started: float) -> None:
         pos = p.position

@@ -750,5 +750,8 @@ def diagram(
 
 
 def render_view(view: DiagramView) -> Svg:
-    """Draw a view model with ``templates/board.svg.j2``."""
-    return Svg(_environment().get_template(TEMPLATE).render(v=view))
+    """Draw a view model with ``templates/board.svg.j2`` (kept in the proof cache when one is active:
+    generator/cache.py)."""
+    from ..cache import remembered_svg
+
+    return Svg(remembered_svg(view, lambda: _environment().get_template(TEMPLATE).render(v=view)))

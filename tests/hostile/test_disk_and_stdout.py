@@ -49,7 +49,16 @@ def test_failed_write_during_the_build(
             raise OSError(code, os.strerror(code), str(self))
         return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
+    real_link = os.link
+
+    def failing_link(src: object, dst: object, **kwargs: object) -> None:
+        # an unchanged page is linked from the previous output, not written (generator/build.py)
+        if str(dst).endswith(".html"):
+            raise OSError(code, os.strerror(code), str(dst))
+        real_link(src, dst, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(pathlib.Path, "write_text", failing)
+    monkeypatch.setattr(os, "link", failing_link)
     status = main(["build", "--out", str(out), "--lessons", str(lessons), "--format", "html"])
 
     line = _one_line(capsys.readouterr().err)

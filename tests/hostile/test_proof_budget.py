@@ -86,7 +86,7 @@ def test_default_budget_ends_the_hostile_lesson_from_the_command_line(tmp_path: 
         capture_output=True,
         text=True,
         timeout=600,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DAMAS_CACHE_DIR": str(tmp_path / "cache")},
     )
     assert done.returncode == 1
     assert f"could not prove within the budget ({DEFAULT_PROOF_NODES:,} nodes)" in done.stdout
@@ -102,7 +102,12 @@ def test_environment_sets_the_budget_of_damas_check(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=600,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), BUDGET_ENV: "5000"},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            BUDGET_ENV: "5000",
+            "DAMAS_CACHE_DIR": str(tmp_path / "c"),
+        },
     )
     assert done.returncode == 1
     assert "long.yaml:8:5: could not prove within the budget (5,000 nodes)" in done.stdout

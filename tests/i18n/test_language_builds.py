@@ -196,15 +196,15 @@ def test_pdfs_declare_their_language(english_course: Path, two_languages: Path) 
     assert lang(two_languages / "pdf/american/regras.pdf") == "pt-BR"
 
 
-def test_bundled_course_english_tree(tmp_path: Path) -> None:
+def test_bundled_course_english_tree(bundled_build: Path) -> None:
     """The repository's own course: Portuguese at html/, its English edition (lessons/<variant>/en/) at html/en/."""
     lessons = Path(__file__).resolve().parents[2] / "lessons"
     if not list(lessons.glob("*/en/*.yaml")):
         pytest.skip("the bundled course has no English lessons on this branch yet")
-    build(tmp_path / "out", lessons=[lessons], formats=["html", "pdf"])
-    en = tmp_path / "out/html/en"
-    assert (en / "index.html").is_file() and ">English</a>" in (tmp_path / "out/html/index.html").read_text("utf-8")
-    pages = _pages(en) + _pages(tmp_path / "out/pdf/en")
+    out = bundled_build  # built once per run (tests/conftest.py)
+    en = out / "html/en"
+    assert (en / "index.html").is_file() and ">English</a>" in (out / "html/index.html").read_text("utf-8")
+    pages = _pages(en) + _pages(out / "pdf/en")
     assert len(pages) >= 10
     assert portuguese_in(pages) == {}
     for page in en.rglob("*.html"):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.cache import Cache, use
 from generator.cli import main
 from generator.lessons.check import check_paths
 from generator.lessons.glossary import GlossaryError, bundled_glossary, load_glossary, parse_glossary
@@ -134,8 +135,9 @@ def test_cli_bad_or_missing_glossary_is_a_usage_error(lesson: Path, capsys: pyte
         load_glossary(lesson.parent / "missing.yaml")
 
 
-def test_the_course_rules_and_endgame_pages_follow_the_glossary() -> None:
-    report = check_paths([COURSE])
+def test_the_course_rules_and_endgame_pages_follow_the_glossary(shared_cache: Cache) -> None:
+    with use(shared_cache):  # the run's proof cache: the bundled puzzles are proven once per run
+        report = check_paths([COURSE])
     assert report.ok, report.errors
     mine = [w for w in report.warnings if w.path.endswith(("regras.yaml", "finais.yaml"))]
     assert mine == [], "\n".join(map(str, mine))
@@ -156,10 +158,11 @@ def test_the_english_glossary_names_the_english_words_and_avoids_pawn_and_queen(
     assert bundled_glossary("en-US") == g  # a regional tag finds the language's glossary
 
 
-def test_the_english_lessons_follow_the_english_glossary() -> None:
+def test_the_english_lessons_follow_the_english_glossary(shared_cache: Cache) -> None:
     english = [COURSE / v / "en" for v in ("american", "international")]
     assert all(p.is_dir() for p in english)
-    report = check_paths(english)
+    with use(shared_cache):
+        report = check_paths(english)
     assert report.ok, report.errors
     assert report.lessons and all(c.lesson.language == "en" for c in report.lessons)
     assert report.warnings == [], "\n".join(map(str, report.warnings))

@@ -14,8 +14,6 @@ from pypdf import PdfReader
 
 from .helpers import flat_outline
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def page_texts(pdf: Path) -> list[str]:
     exe = shutil.which("pdftotext")
@@ -60,12 +58,8 @@ def stranded_headings(pdf: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def course_pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    from generator.build import build
-
-    out = tmp_path_factory.mktemp("bundled") / "output"
-    build(out, lessons=[ROOT / "lessons"], formats=["pdf"], jobs=1)
-    return sorted((out / "pdf").rglob("*.pdf"))
+def course_pdfs(bundled_build: Path) -> list[Path]:
+    return sorted((bundled_build / "pdf").rglob("*.pdf"))
 
 
 def test_the_checker_catches_a_stranded_heading(tmp_path: Path) -> None:
