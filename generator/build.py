@@ -34,6 +34,7 @@ from .render import pdf as pdf_stage
 from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
+from .workers import watch_parent
 from .render.languages import language_trees, other_homes
 from .render.site import Site, plan_site
 from .rules import VARIANTS, DamasError, Variant, get_variant
@@ -371,5 +372,7 @@ def _sigint_blocked() -> Iterator[None]:
 
 def _ignore_sigint() -> None:
     """In PDF worker processes: Ctrl-C reaches the whole process group, but only the main process
-    handles it (it cancels the queue and removes the temporary folder)."""
+    handles it (it cancels the queue and removes the temporary folder); and a worker whose build was
+    killed outright exits instead of compiling on as an orphan."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()
