@@ -34,10 +34,10 @@ from .render import pdf as pdf_stage
 from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
-from .workers import watch_parent
 from .render.languages import language_trees, other_homes
 from .render.site import Site, plan_site
 from .rules import VARIANTS, DamasError, Variant, get_variant
+from .workers import watch_parent
 
 FORMATS = ("html", "pdf")
 
