@@ -115,6 +115,9 @@ def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environme
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_translations(translator(language), newstyle=True)  # type: ignore[attr-defined]
+    # The embedded puzzle data (|tojson) without the spaces after separators: a page of 100
+    # interactive puzzles is about 7 % lighter.  Still HTML-safe: tojson escapes < > & and quotes.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     up = "../" * prefix.count("/")
     env.filters["relsvg"] = lambda p: up + p.removeprefix("html/")
     env.filters["anchor"] = glossary_anchor
