@@ -121,6 +121,7 @@ def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environme
     up = "../" * prefix.count("/")
     env.filters["relsvg"] = lambda p: up + p.removeprefix("html/")
     env.filters["anchor"] = glossary_anchor
+    env.filters["without"] = lambda data, *keys: {k: v for k, v in data.items() if k not in keys}
     return env
 
 
