@@ -32,7 +32,7 @@ from .dfpn import DfpnSolver
 from .engine import WIN, Engine
 from .search import Budget, BudgetExceeded, Stipulation
 
-MINER_VERSION = 1
+MINER_VERSION = 2
 """Bumped when the same input would give different puzzles (stamped in checkpoints)."""
 
 
@@ -96,18 +96,40 @@ def goals_for(pos: Position, settings: Settings) -> list[str]:
 
 def _unique_key(solver: DfpnSolver, pos: Position, stip: str, depth: int) -> tuple[Move, int] | None:
     """None when no move forces ``stip`` within ``depth``; else the quickest key and its length,
-    the length -1 when another move forces it within that length plus the cook margin."""
-    try:
-        proof = solver.solve(pos, Stipulation.parse(stip), depth)
-    except BudgetExceeded:
-        return None
-    if not proof.solutions:
+    the length -1 when another move forces it within that length plus the cook margin.
+
+    The bound is deepened two plies at a time (1, 3, 5, ... ``depth``) and the first bound with a
+    solution gives the key; the cooks are then looked for within the key's length plus the margin
+    (at most ``depth``).  One proof at the full depth asks the same question, but where the
+    branching is high (turkish: men step sideways, kings fly along ranks and files) a 9-ply proof
+    exceeds the node budget in most middlegame positions and a 3-ply shot in them was never seen.
+    When only the cook search exceeds the budget, the key is still returned: the check that every
+    mined puzzle passes (:func:`check_puzzle`) searches the cooks with its own budget.
+    """
+    parsed = Stipulation.parse(stip)
+    margin = default_margin(parsed.goal)
+    bounds = [*range(1, depth, 2), depth]
+    for bound in bounds:
+        try:
+            proof = solver.solve(pos, parsed, bound)
+        except BudgetExceeded:
+            return None
+        if proof.solutions:
+            break
+    else:
         return None
     ranked = sorted(proof.solutions, key=lambda m: proof.shortest[m])
     key, plies = ranked[0], proof.shortest[ranked[0]]
-    margin = default_margin(Stipulation.parse(stip).goal)
     if any(proof.shortest[m] <= plies + margin for m in ranked[1:]):
         return key, -1
+    reach = min(plies + margin, depth)
+    if reach > bound:
+        try:
+            wider = solver.solve(pos, parsed, reach)
+        except BudgetExceeded:
+            return key, plies
+        if any(m != key and wider.shortest[m] <= plies + margin for m in wider.solutions):
+            return key, -1
     return key, plies
 
 

@@ -19,8 +19,10 @@ import yaml
 from generator.cli import main
 from generator.lessons.check import check_paths
 from generator.puzzles.dedup import line_keys, mirror, pattern_key, position_key
-from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run
+from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run, scan_unit
 from generator.puzzles.mining import Settings, check_puzzle, prove_best
+from generator.puzzles.search import Budget, BudgetExceeded, Stipulation
 from generator.puzzles.sources import pdn_units, self_play_positions, self_play_units
 from generator.rules import Position
 
@@ -295,3 +297,20 @@ def test_known_puzzles_are_not_mined_again(tmp_path: Path) -> None:
     out = tmp_path / "mined.yaml"
     assert main(["mine", "american", str(games), "--known", str(course), "--out", str(out), "-j", "1"]) == 0
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["puzzles"] == []  # its mirror image is in the course
+
+
+def test_turkish_self_play_yields_sound_puzzles() -> None:
+    """Turkish men step sideways and kings fly along ranks and files, so one 9-ply proof of a
+    crowded position exceeds the miner's node budget; the key search deepens the bound from 1 ply
+    and finds the short shots (before the fix these games gave no puzzle at all)."""
+    settings = Settings("turkish", max_plies=12)
+    unit = next(iter(self_play_units(1, 4)))
+    result = scan_unit(unit, settings)
+    assert result.puzzles, "no puzzle mined from turkish self-play game 4"
+    for puzzle in result.puzzles:
+        assert check_puzzle("turkish", puzzle) is not None
+    shot = result.puzzles[0]
+    pos = Position.from_fen("turkish", shot["position"])
+    solver = DfpnSolver(pos.variant, None, Budget(nodes=settings.proof_nodes))
+    with pytest.raises(BudgetExceeded):  # what the miner asked before: one proof at the full depth
+        solver.solve(pos, Stipulation.parse(shot["stipulation"]), settings.depth)
