@@ -1,0 +1,88 @@
+"""The bundled puzzle books are a collection a club could print (issue 14): enough puzzles per
+variant, each with a caption a person wrote, ordered by difficulty.
+
+That every puzzle is sound (key, uniqueness within the cook margin) is proven by ``damas check`` on
+the bundled course, which other tests run; here the shape of the collection is checked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.puzzles.mining import _CAPTIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGETS = {
+    "brazilian": 100,
+    "international": 100,
+    "russian": 100,
+    "american": 100,
+    "portuguese": 50,
+    "italian": 50,
+    "turkish": 50,
+    "perde-ganha": 50,
+}
+MINER_CAPTIONS = {
+    f"{side} {goal.format(n=n)}"
+    for words in _CAPTIONS.values()
+    for side in words["side"]
+    for goal in [words["win"], words["promote"], *words["gain"]]
+    for n in range(1, 13)
+}
+"""What ``damas mine`` writes before a person curates it."""
+
+
+def puzzles_of(path: Path) -> list[dict]:
+    return yaml.safe_load(path.read_text(encoding="utf-8")).get("puzzles") or []
+
+
+def puzzles(folder: Path) -> list[dict]:
+    """Every puzzle of a variant's book (its pt-BR lessons)."""
+    return [p for path in sorted(folder.glob("*.yaml")) for p in puzzles_of(path)]
+
+
+@pytest.mark.parametrize("variant", TARGETS)
+def test_each_book_holds_its_target_of_puzzles(variant: str) -> None:
+    found = puzzles(ROOT / "lessons" / variant)
+    assert len(found) >= TARGETS[variant], f"{variant}: {len(found)} puzzles"
+    written = [p.get("position") or (p.get("board"), p.get("turn")) for p in found]
+    assert len(set(written)) == len(found), f"{variant}: a position twice"
+
+
+@pytest.mark.parametrize("variant", TARGETS)
+def test_captions_are_written_by_a_person_and_never_repeated(variant: str) -> None:
+    mined = puzzles_of(ROOT / "lessons" / variant / "exercicios.yaml")
+    assert all(p.get("caption") for p in mined), f"{variant}: an exercise without a caption"
+    captions = [" ".join(p["caption"].split()) for p in puzzles(ROOT / "lessons" / variant) if p.get("caption")]
+    generic = [c for c in captions if c in MINER_CAPTIONS]
+    assert not generic, f"{variant}: the miner's caption left as is: {generic[:3]}"
+    twice = [c for c, n in Counter(captions).items() if n > 1]
+    assert not twice, f"{variant}: the same caption twice: {twice[:3]}"
+
+
+COLLECTIONS = sorted(ROOT.glob("lessons/*/exercicios.yaml")) + sorted(ROOT.glob("lessons/*/en/exercises.yaml"))
+
+
+def test_every_variant_has_its_exercise_collection() -> None:
+    assert {p.parent.name for p in COLLECTIONS if p.name == "exercicios.yaml"} == set(TARGETS)
+
+
+@pytest.mark.parametrize("path", COLLECTIONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_exercise_collections_go_from_easy_to_hard_and_keep_their_provenance(path: Path) -> None:
+    found = yaml.safe_load(path.read_text(encoding="utf-8"))["puzzles"]
+    levels = [p.get("difficulty", 0) for p in found]
+    assert levels == sorted(levels)
+    assert all(p.get("source") for p in found), "every mined puzzle says where it comes from"
+
+
+@pytest.mark.parametrize("variant", ["american", "international"])
+def test_the_english_collection_holds_the_same_puzzles_in_the_same_order(variant: str) -> None:
+    def positions(path: Path) -> list[str]:
+        return [p["position"] for p in yaml.safe_load(path.read_text(encoding="utf-8"))["puzzles"]]
+
+    folder = ROOT / "lessons" / variant
+    assert positions(folder / "en" / "exercises.yaml") == positions(folder / "exercicios.yaml")
