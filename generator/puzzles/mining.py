@@ -32,7 +32,7 @@ from .dfpn import DfpnSolver
 from .engine import WIN, Engine
 from .search import Budget, BudgetExceeded, Stipulation
 
-MINER_VERSION = 2
+MINER_VERSION = 3
 """Bumped when the same input would give different puzzles (stamped in checkpoints)."""
 
 
@@ -50,6 +50,13 @@ class Settings:
     proof_nodes: int = 150_000
     """Node budget of each goal's proof search (the check itself uses damas check's budget)."""
     max_gain: int = 6
+    min_plies: int = 3
+    """A line shorter than this (a lone quiet move that ends the game) is no book puzzle."""
+    max_lead: int = 2
+    """Positions where the solver already leads by more pieces, or has three times as many, are
+    won endings, not puzzles (not applied to the losing variants, where a lead is a handicap)."""
+    max_promote_cost: int = 1
+    """A ``promote`` line may give up at most this many pieces, net, on the way to the crown."""
     language: str = "pt-BR"
     engine_depth: int = 4
     """Self-play: the engine's depth for each move."""
@@ -165,7 +172,7 @@ def _puzzle(
         line = solver.main_line(pos, key, plies)
     except BudgetExceeded:
         return None
-    if not_a_puzzle(Stipulation.parse(stip).goal, pos, line) is not None:
+    if not_a_puzzle(Stipulation.parse(stip).goal, pos, line) is not None or not worth_a_book(pos, stip, line, settings):
         return None
     puzzle: dict[str, Any] = {
         "position": pos.fen(),
@@ -180,6 +187,29 @@ def _puzzle(
         puzzle["themes"] = list(proof.themes)
     puzzle["difficulty"] = proof.difficulty
     return puzzle
+
+
+def lead(pos: Position, side: int) -> int:
+    """Pieces of ``side`` minus the opponent's (a king counts as one piece, as in ``gain:N``)."""
+    return pos.pieces(side).bit_count() - pos.pieces(side ^ 1).bit_count()
+
+
+def worth_a_book(pos: Position, stip: str, line: list[Move], settings: Settings) -> bool:
+    """The taste filter after the proof: sound lines a collection would still leave out (a
+    one-move "puzzle", an ending already won on material, a crown bought with half the army)."""
+    if len(line) < settings.min_plies:
+        return False
+    me = pos.turn
+    mine, theirs = pos.pieces(me).bit_count(), pos.pieces(me ^ 1).bit_count()
+    if pos.variant.goal is not Goal.LOSING and (lead(pos, me) > settings.max_lead or mine >= 3 * theirs):
+        return False
+    if Stipulation.parse(stip).goal == "promote":
+        end = pos
+        for m in line:
+            end = end.play(m)
+        if lead(pos, me) - lead(end, me) > settings.max_promote_cost:
+            return False
+    return True
 
 
 def solution_items(pos: Position, line: list[Move]) -> list[Any]:

@@ -21,7 +21,7 @@ from generator.lessons.check import check_paths
 from generator.puzzles.dedup import line_keys, mirror, pattern_key, position_key
 from generator.puzzles.dfpn import DfpnSolver
 from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run, scan_unit
-from generator.puzzles.mining import Settings, check_puzzle, prove_best
+from generator.puzzles.mining import Settings, check_puzzle, prove_best, worth_a_book
 from generator.puzzles.search import Budget, BudgetExceeded, Stipulation
 from generator.puzzles.sources import pdn_units, self_play_positions, self_play_units
 from generator.rules import Position
@@ -314,3 +314,27 @@ def test_turkish_self_play_yields_sound_puzzles() -> None:
     solver = DfpnSolver(pos.variant, None, Budget(nodes=settings.proof_nodes))
     with pytest.raises(BudgetExceeded):  # what the miner asked before: one proof at the full depth
         solver.solve(pos, Stipulation.parse(shot["stipulation"]), settings.depth)
+
+
+def test_sound_lines_a_book_leaves_out() -> None:
+    """worth_a_book: a lone move, an ending already won on material, a crown bought with two men."""
+    s = Settings("brazilian")
+    lone = Position.from_fen("brazilian", "B:Wa7:BKd6")
+    assert not worth_a_book(lone, "win", [lone.parse_move("d6-b8")], s)
+    won = Position.from_fen("russian", "W:WKa1,Kc1,Ke1:BKf8")
+    assert not worth_a_book(won, "win", [won.legal_moves()[0]] * 3, Settings("russian"))
+    shot = Position.from_fen("brazilian", TWO_GIFTS)
+    line = []
+    pos = shot
+    for text in TWO_GIFTS_LINE:
+        line.append(pos.parse_move(text))
+        pos = pos.play(line[-1])
+    assert worth_a_book(shot, "gain:1", line, s)
+    costly = Position.from_fen("brazilian", "W:Wa1,d4,f4,g7:Bb6,d6,a7")
+    moves, pos = [], costly
+    for text in ["a1-b2", "d6-c5", "b2-a3", "c5xg5", "g7-f8"]:
+        moves.append(pos.parse_move(text))
+        pos = pos.play(moves[-1])
+    assert pos.state[2], "the line crowns"
+    assert not worth_a_book(costly, "promote", moves, s)
+    assert worth_a_book(costly, "promote", moves, Settings("brazilian", max_promote_cost=2))
