@@ -50,8 +50,9 @@ class Settings:
     proof_nodes: int = 150_000
     """Node budget of each goal's proof search (the check itself uses damas check's budget)."""
     max_gain: int = 6
-    min_plies: int = 3
-    """A line shorter than this (a lone quiet move that ends the game) is no book puzzle."""
+    min_plies: int = 2
+    """A line shorter than this (a lone quiet move that ends the game) is no book puzzle.  Two plies
+    only occur in the losing variants (give the last piece away); elsewhere a goal needs three."""
     max_lead: int = 2
     """Positions where the solver already leads by more pieces, or has three times as many, are
     won endings, not puzzles (not applied to the losing variants, where a lead is a handicap)."""
