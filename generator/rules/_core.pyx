@@ -14,7 +14,7 @@ Inside, moves live on one growing stack of ``CMove`` records (a ply's moves are 
 perft and ``children`` never build Python ``Move`` objects.
 """
 
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 from cpython.long cimport PyLong_AsUnsignedLongLongMask, PyLong_FromUnsignedLongLong
 from cpython.exc cimport PyErr_CheckSignals
@@ -1066,11 +1066,12 @@ ctypedef struct DNode:
     int nkids
     Kid* kids
 
-ctypedef struct PDEntry:    # per hash: the fewest plies known to prove, the most known to disprove
+ctypedef struct HashEntry:  # per position (Zobrist hash)
     unsigned long long key
     int used
-    int proven          # NEVER when unknown
-    int disproven       # -NEVER when unknown
+    int proven          # the fewest plies known to force the goal; NEVER when unknown
+    int disproven       # the most plies known not to; -NEVER when unknown
+    DNode* node         # the expanded node kept for re-entry, or NULL
 
 ctypedef struct WorkEntry:  # per (hash, plies) of a node still open: its proof and disproof numbers
     unsigned long long key
@@ -1079,12 +1080,6 @@ ctypedef struct WorkEntry:  # per (hash, plies) of a node still open: its proof 
     int live
     long long pn
     long long dn
-
-ctypedef struct NodeEntry:
-    unsigned long long key
-    int used
-    DNode* node
-
 
 cdef inline size_t slot(unsigned long long key, size_t mask) noexcept nogil:
     return <size_t>(key ^ (key >> 29)) & mask
@@ -1105,17 +1100,15 @@ cdef class Dfpn:
     cdef public int leaf_plies
     cdef int expanded_limit
     cdef public long long proved_count, disproved_count
-    cdef PDEntry* pd
+    cdef HashEntry* pd
     cdef size_t pd_mask, pd_count
+    cdef size_t nodes_count     # entries holding an expanded node
     cdef WorkEntry* work
     cdef size_t work_mask, work_count
-    cdef NodeEntry* nodes
-    cdef size_t nodes_mask, nodes_count
 
     def __cinit__(self):
         self.pd = NULL
         self.work = NULL
-        self.nodes = NULL
 
     def __init__(self, Prover prover, int leaf_plies, int expanded_limit):
         self.prover = prover
@@ -1125,7 +1118,6 @@ cdef class Dfpn:
 
     def __dealloc__(self):
         self._drop_nodes()
-        free(self.nodes)
         free(self.pd)
         free(self.work)
 
@@ -1134,26 +1126,23 @@ cdef class Dfpn:
         self._drop_nodes()
         self._alloc_pd(TABLE_START)
         self._alloc_work(TABLE_START)
-        self._alloc_nodes(TABLE_START)
         self.proved_count = 0
         self.disproved_count = 0
 
     # -- tables -------------------------------------------------------------------------------------
 
     cdef int _alloc_pd(self, size_t size) except -1:
-        cdef PDEntry* t = <PDEntry*>malloc(size * sizeof(PDEntry))
-        cdef size_t i
+        cdef HashEntry* t = <HashEntry*>calloc(size, sizeof(HashEntry))  # zeroed: every slot unused
         if t == NULL:
             raise MemoryError()
-        for i in range(size):
-            t[i].used = 0
         free(self.pd)
         self.pd, self.pd_mask, self.pd_count = t, size - 1, 0
         return 0
 
-    cdef PDEntry* _pd_slot(self, unsigned long long key) except NULL:
-        """The entry of ``key``, created (unknown both ways) when missing."""
-        cdef PDEntry* old
+    cdef HashEntry* _pd_slot(self, unsigned long long key) except NULL:
+        """The entry of ``key``, created (unknown both ways, no node) when missing.  Growing the
+        table moves entries: a pointer from an earlier lookup is stale after this call."""
+        cdef HashEntry* old
         cdef size_t i, n
         if 2 * (self.pd_count + 1) > self.pd_mask + 1:
             old, n = self.pd, self.pd_mask + 1
@@ -1171,10 +1160,11 @@ cdef class Dfpn:
             self.pd[i].key = key
             self.pd[i].proven = NEVER
             self.pd[i].disproven = -NEVER
+            self.pd[i].node = NULL
             self.pd_count += 1
         return &self.pd[i]
 
-    cdef inline PDEntry* _pd_find(self, unsigned long long key) noexcept nogil:
+    cdef inline HashEntry* _pd_find(self, unsigned long long key) noexcept nogil:
         cdef size_t i = slot(key, self.pd_mask)
         while self.pd[i].used:
             if self.pd[i].key == key:
@@ -1183,12 +1173,9 @@ cdef class Dfpn:
         return NULL
 
     cdef int _alloc_work(self, size_t size) except -1:
-        cdef WorkEntry* t = <WorkEntry*>malloc(size * sizeof(WorkEntry))
-        cdef size_t i
+        cdef WorkEntry* t = <WorkEntry*>calloc(size, sizeof(WorkEntry))  # zeroed: every slot unused
         if t == NULL:
             raise MemoryError()
-        for i in range(size):
-            t[i].used = 0
         free(self.work)
         self.work, self.work_mask, self.work_count = t, size - 1, 0
         return 0
@@ -1233,78 +1220,50 @@ cdef class Dfpn:
         if e != NULL:
             e.live = 0
 
-    cdef int _alloc_nodes(self, size_t size) except -1:
-        cdef NodeEntry* t = <NodeEntry*>malloc(size * sizeof(NodeEntry))
-        cdef size_t i
-        if t == NULL:
-            raise MemoryError()
-        for i in range(size):
-            t[i].used = 0
-        free(self.nodes)
-        self.nodes, self.nodes_mask, self.nodes_count = t, size - 1, 0
-        return 0
-
     cdef void _drop_nodes(self) noexcept nogil:
-        """Empty the expanded-node table; nodes still used by a ``_mid`` frame are freed by it."""
+        """Forget every expanded node (the proofs stay); nodes still used by a ``_mid`` frame are
+        freed by that frame."""
         cdef size_t i
         cdef DNode* d
-        if self.nodes == NULL:
+        if self.pd == NULL:
             return
-        for i in range(self.nodes_mask + 1):
-            if self.nodes[i].used:
-                d = self.nodes[i].node
+        for i in range(self.pd_mask + 1):
+            d = self.pd[i].node if self.pd[i].used else NULL
+            if d != NULL:
                 if d.refs:
                     d.orphan = 1
                 else:
                     free(d.kids)
                     free(d)
-                self.nodes[i].used = 0
+                self.pd[i].node = NULL
         self.nodes_count = 0
 
     cdef inline DNode* _node_find(self, unsigned long long key) noexcept nogil:
-        cdef size_t i = slot(key, self.nodes_mask)
-        while self.nodes[i].used:
-            if self.nodes[i].key == key:
-                return self.nodes[i].node
-            i = (i + 1) & self.nodes_mask
-        return NULL
+        cdef HashEntry* e = self._pd_find(key)
+        return e.node if e != NULL else NULL
 
     cdef int _node_put(self, unsigned long long key, DNode* d) except -1:
-        cdef NodeEntry* old
-        cdef size_t i, n
-        if 2 * (self.nodes_count + 1) > self.nodes_mask + 1:
-            old, n = self.nodes, self.nodes_mask + 1
-            self.nodes = NULL
-            self._alloc_nodes(2 * n)
-            for i in range(n):
-                if old[i].used:
-                    self._node_put(old[i].key, old[i].node)
-            free(old)
-        i = slot(key, self.nodes_mask)
-        while self.nodes[i].used and self.nodes[i].key != key:
-            i = (i + 1) & self.nodes_mask
-        if not self.nodes[i].used:
-            self.nodes[i].used = 1
-            self.nodes[i].key = key
+        cdef HashEntry* e = self._pd_slot(key)
+        if e.node == NULL:
             self.nodes_count += 1
-        self.nodes[i].node = d
+        e.node = d
         return 0
 
     # -- what Python reads ----------------------------------------------------------------------------
 
     def proven_at(self, h):
         """The fewest plies known to force the goal from the position hashed ``h``, or None."""
-        cdef PDEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
+        cdef HashEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
         return None if e == NULL or e.proven == NEVER else e.proven
 
     def disproven_at(self, h):
         """The most plies known not to force it, or None."""
-        cdef PDEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
+        cdef HashEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
         return None if e == NULL or e.disproven == -NEVER else e.disproven
 
     def known(self, h, int plies):
         """True / False when the tables decide (h, plies), else None."""
-        cdef PDEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
+        cdef HashEntry* e = self._pd_find(PyLong_AsUnsignedLongLongMask(h))
         if e != NULL:
             if plies >= e.proven:
                 return True
@@ -1332,13 +1291,13 @@ cdef class Dfpn:
     # -- the search -----------------------------------------------------------------------------------
 
     cdef inline void _prove(self, unsigned long long h, int at) except *:
-        cdef PDEntry* e = self._pd_slot(h)
+        cdef HashEntry* e = self._pd_slot(h)
         self.proved_count += 1
         if at < e.proven:
             e.proven = at
 
     cdef inline void _disprove(self, unsigned long long h, int at) except *:
-        cdef PDEntry* e = self._pd_slot(h)
+        cdef HashEntry* e = self._pd_slot(h)
         self.disproved_count += 1
         if at > e.disproven:
             e.disproven = at
@@ -1444,7 +1403,7 @@ cdef class Dfpn:
         cdef long long pn, dn, best, second, v, other, cthpn, cthdn
         cdef long long* pns = <long long*>malloc(2 * max(n, 1) * sizeof(long long))
         cdef long long* dns
-        cdef PDEntry* e
+        cdef HashEntry* e
         cdef WorkEntry* we
         cdef Kid* kid
         if pns == NULL:
@@ -1511,7 +1470,7 @@ cdef class Dfpn:
     cdef int _settle(self, DNode* node, unsigned long long h, int plies, bint attacker, bint won) except -1:
         """Record a decided node with the widest depth range its children justify."""
         cdef int i, at = 0, v
-        cdef PDEntry* e
+        cdef HashEntry* e
         for i in range(node.nkids):
             e = self._pd_find(node.kids[i].h)
             if won:
