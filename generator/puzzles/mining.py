@@ -73,15 +73,6 @@ class Settings:
         return d
 
 
-@dataclass
-class Found:
-    """A proven puzzle before ids are given: the lesson puzzle (without ``id``) and its dedup keys."""
-
-    puzzle: dict[str, Any]
-    position_key: str
-    pattern_key: str
-
-
 def is_candidate(engine: Engine, pos: Position, settings: Settings) -> bool:
     """Gates 1 and 2 of the module docstring."""
     moves = pos.legal_moves()
