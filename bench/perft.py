@@ -2,7 +2,7 @@
 """Perft benchmark: damas' rules engine against the published tables, and against py-draughts.
 
 For every variant of ours, run perft from the start position, check the leaf count against the
-published figure (rules-spec §13) and report leaves per CPU-second (``time.process_time``).  When
+published figure (docs/spec.md §13) and report leaves per CPU-second (``time.process_time``).  When
 py-draughts is importable (it lives only in the benchmark's own virtualenv: it is GPL-3.0 and must
 never become a dependency of damas), the same depth is run on its boards too.
 
@@ -54,7 +54,7 @@ DAME_VERSION = "0.2.0"
 DAME_VENV = ROOT / ".bench-dame-venv"
 """dame-rs (MIT, a Rust engine with Python bindings, International only) lives in its own venv."""
 
-# -- published perft from the start position (rules-spec §13; dctl, FMJD forum, kish) ------------
+# -- published perft from the start position (docs/spec.md §13; dctl, FMJD forum, kish) ------------
 
 # Unique moves: capture routes with the same origin, destination and captured set count once.
 _INTERNATIONAL = [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398]
@@ -62,7 +62,7 @@ _ENGLISH = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85
 _RUSSIAN = [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189, 544770444, 2673979569]
 _BRAZILIAN = [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766, 21560022, 105491257, 511882477, 2481546396]
 _ITALIAN = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058, 367911475, 1655211086]
-# dctl's "Spanish" rule set, which rules-spec §13.2 takes as the Portuguese reference [UNV].
+# dctl's "Spanish" rule set, which docs/spec.md §13.2 takes as the Portuguese reference [UNV].
 _PORTUGUESE = [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200, 365728331, 1637958247]
 _TURKISH = [8, 64, 708, 7538, 85090, 931312, 10782382, 123290300, 1454144462, 16991457316, 204403464784, 2455651059292]
 
@@ -78,7 +78,7 @@ PUBLISHED: dict[str, list[int]] = {
     "turkish": _TURKISH,
 }
 
-# "All paths" figures, where they differ from the unique ones (rules-spec §13.1, §13.2).
+# "All paths" figures, where they differ from the unique ones (docs/spec.md §13.1, §13.2).
 PUBLISHED_ALL_PATHS: dict[str, dict[int, int]] = {
     "international": {8: 6483971, 9: 41022614, 10: 258935682, 11: 1666207133},
     "antidraughts": {8: 6483971, 9: 41022614, 10: 258935682, 11: 1666207133},
@@ -552,7 +552,7 @@ def print_markdown(rows: list[Row], with_theirs: bool, with_plain: bool) -> None
     if with_theirs:
         text += "py-d turbo perft = draughts.engines.turbo.perft_from_board (10x10 International only). "
     text += (
-        "Portuguese reference = dctl's Spanish column [UNV, rules-spec §13.2]; "
+        "Portuguese reference = dctl's Spanish column [UNV, docs/spec.md §13.2]; "
         "perde-ganha = Brazilian and antidraughts = International moves."
     )
     print(text)

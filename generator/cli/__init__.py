@@ -1,4 +1,4 @@
-"""The ``damas`` command line (contract in design.md), one module per command group.
+"""The ``damas`` command line (the contract is the README's command list), one module per command group.
 
 ``main()`` is the entry point; the command modules register themselves on the ``cli`` group when imported.
 """

@@ -167,7 +167,7 @@ def _precedence(pos: Position, move: Move) -> Rule:
         )
     if v.precedence is not Precedence.ITALIAN:  # free choice rules nothing out; kept for new laws
         return Rule("precedence", f"the precedence rule of {game_name(v)} prefers {theirs}")
-    # Italian: the first criterion of the chain on which the two differ decided (rules-spec §1.7).
+    # Italian: the first criterion of the chain on which the two differ decided (docs/spec.md §1.7).
     if n_mine < n_best:
         return Rule(
             "italian-most-pieces",

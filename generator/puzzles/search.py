@@ -5,7 +5,7 @@ A stipulation is met when the side to move at the root (the *attacker*) can forc
 need every legal reply (every capture route and every choice the precedence law leaves) to fail.
 No score thresholds: the answer is a proof, so "only move" and "second solution" are exact.
 
-Goals (rules-spec terms):
+Goals (docs/spec.md terms):
 
 * ``win``: the defender is left without a move (no pieces, or blocked); inverted in losing games,
   where the side without a move wins, so there the attacker must run out of moves;

@@ -388,7 +388,7 @@ cdef class Core:
             victims &= ~self.s_opp_kings
         for di in range(ndirs):
             d = dirs[di]
-            if d == (last ^ 1):  # no 180-degree turn between two jumps (rules-spec §1.5)
+            if d == (last ^ 1):  # no 180-degree turn between two jumps (docs/spec.md §1.5)
                 continue
             if king and self.flying:
                 n = self.raylen[d][sq]

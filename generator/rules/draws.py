@@ -1,4 +1,4 @@
-"""Draw rules as data (rules-spec §3-§11), grouped in named profiles.
+"""Draw rules as data (docs/spec.md §3-§11), grouped in named profiles.
 
 Three kinds of rule cover every federation text in the spec:
 
@@ -11,7 +11,7 @@ Three kinds of rule cover every federation text in the spec:
 
 A profile is a tuple of rules; each rule has an id (the spec's: ``D2``, ``R4``, ``E2`` ...) so it
 can be switched off by name.  Rules are applied automatically when the threshold is reached
-(rules-spec §1.9): the game layer asks each rule in turn after every ply.
+(docs/spec.md §1.9): the game layer asks each rule in turn after every ply.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ THREEFOLD = Repetition("repetition", 3, "threefold repetition", "repetição de 
 
 FMJD = DrawProfile(
     "fmjd",
-    "FMJD rules for International draughts, article 6 (rules-spec §3)",
+    "FMJD rules for International draughts, article 6 (docs/spec.md §3)",
     (
         replace(THREEFOLD, id="D1"),
         MoveLimit(
@@ -278,7 +278,7 @@ def _fmjd64(name: str, balance_unit_plies: int, description: str) -> DrawProfile
     )
 
 
-FMJD64 = _fmjd64("fmjd64", 2, "FMJD-64 / Russian federation rules 7.2.3-7.2.8 (rules-spec §5)")
+FMJD64 = _fmjd64("fmjd64", 2, "FMJD-64 / Russian federation rules 7.2.3-7.2.8 (docs/spec.md §5)")
 FMJD64_PLIES = _fmjd64("fmjd64-plies", 1, "as fmjd64, but rule 7.2.6 counts 30/60 plies, as lidraughts does (§14.3)")
 
 _CBD_SHORT = {
@@ -291,7 +291,7 @@ _CBD_SHORT = {
 
 CBD = DrawProfile(
     "cbd",
-    "Brazilian national rules as in the CBD summary and the short-ending table (rules-spec §4, §14.7)",
+    "Brazilian national rules as in the CBD summary and the short-ending table (docs/spec.md §4, §14.7)",
     (
         MoveLimit(
             "B1",
@@ -313,7 +313,7 @@ CBD = DrawProfile(
 
 WCDF = DrawProfile(
     "wcdf",
-    "WCDF rule 1.32 for American/English checkers (rules-spec §6)",
+    "WCDF rule 1.32 for American/English checkers (docs/spec.md §6)",
     (
         replace(THREEFOLD, id="E1"),
         MoveLimit(
@@ -351,7 +351,7 @@ def _fpd(name: str, counter: Literal["H", "P"], description: str) -> DrawProfile
     )
 
 
-FPD = _fpd("fpd", "P", "FPD limited-moves laws as summarised in rules-spec §7 (P1 reset by capture or promotion)")
+FPD = _fpd("fpd", "P", "FPD limited-moves laws as summarised in docs/spec.md §7 (P1 reset by capture or promotion)")
 FPD_MAN_MOVES = _fpd("fpd-man-moves", "H", "as fpd, but a man move also resets P1 (§14.12)")
 
 FID = DrawProfile(

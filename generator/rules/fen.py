@@ -1,4 +1,4 @@
-"""PDN FEN, read liberally and written strictly (rules-spec §12.4).
+"""PDN FEN, read liberally and written strictly (docs/spec.md §12.4).
 
 Read: ``W:W31-50:B1-20``, ``B:BK17,K24:W6,9``, algebraic ``W:Wa1,c1:Bb6``; either side's list first; a
 ``K`` before a square or a range; an empty side (``W:W31:B``); a trailing ``.``; unknown trailing

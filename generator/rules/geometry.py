@@ -7,7 +7,7 @@ in one shift of a Python ``int`` and then masked with the board.  On a diagonal 
 north-east is ``+(width + 2)``, north-west ``+width``; on the orthogonal (Turkish) board north is
 ``+(width + 1)`` and east ``+1``.
 
-Every variant in rules-spec §1.1 and §12.1 is one of three layouts and one of three numberings:
+Every variant in docs/spec.md §1.1 and §12.1 is one of three layouts and one of three numberings:
 
 * layout ``STANDARD``: a1 is a playing (dark) square (International, Brazilian, Russian, English);
 * layout ``MIRRORED``: a1 is light, the playing corner is at each player's right (Italian, Portuguese);
@@ -92,7 +92,7 @@ class Geometry:
         return sq // self.stride
 
     def is_playing(self, file: int, rank: int) -> bool:
-        """True where a piece may stand (rules-spec §1.1 predicate, with 0-based rank)."""
+        """True where a piece may stand (docs/spec.md §1.1 predicate, with 0-based rank)."""
         if not (0 <= file < self.width and 0 <= rank < self.height):
             return False
         if self.layout is Layout.FULL:

@@ -8,7 +8,7 @@ from .geometry import Square
 class Move:
     """One legal move.
 
-    Identity is (origin, destination, *set* of captured squares), rules-spec §1.8: two capture routes
+    Identity is (origin, destination, *set* of captured squares), docs/spec.md §1.8: two capture routes
     that differ only in the path are the same move.  ``path`` keeps one route for display, and
     ``captured`` the captured squares in the order they were jumped (the Italian precedence and the
     diagrams need the order).

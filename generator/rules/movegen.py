@@ -4,7 +4,7 @@ Positions are four plain values here (``white``, ``black``, ``kings`` bit sets a
 hot path does no attribute look-ups on wrapper objects; :class:`~generator.rules.position.Position`
 is the friendly face over it.
 
-The algorithm follows rules-spec §1: find every complete capture sequence of the side to move (a
+The algorithm follows docs/spec.md §1: find every complete capture sequence of the side to move (a
 depth-first search that makes and unmakes on local bit sets); if there is any, only captures are
 legal and the variant's precedence filter picks among them; otherwise list the quiet moves.  Quiet
 men moves and the search for which men can start a capture use whole-board shifts.
@@ -55,7 +55,7 @@ class MoveGenerator:
         self.capture_promotion = variant.capture_promotion
         self.promotion_mask = (g.rank_mask(g.height - 1), g.rank_mask(0))
 
-        if g.orthogonal:  # N, S, E, W: men go forward or sideways (rules-spec §1.3, §9)
+        if g.orthogonal:  # N, S, E, W: men go forward or sideways (docs/spec.md §1.3, §9)
             man_steps = ((0, 2, 3), (1, 2, 3))
             man_jumps = man_steps if not variant.men_capture_backward else ((0, 1, 2, 3),) * 2
         else:  # NE, SW, NW, SE
@@ -151,7 +151,7 @@ class MoveGenerator:
         return white, black, kings, turn ^ 1
 
     def perft(self, white: int, black: int, kings: int, turn: int, depth: int, *, all_paths: bool = False) -> int:
-        """Leaf count ``depth`` plies below the position (rules-spec §1.10), the last ply counted in
+        """Leaf count ``depth`` plies below the position (docs/spec.md §1.10), the last ply counted in
         bulk; ``all_paths`` counts every capture route as its own move."""
         if depth < 0:
             raise ValueError("depth must be at least 0")
@@ -296,7 +296,7 @@ class MoveGenerator:
     def _preferred(
         self, found: dict[tuple[int, int, int], Any], opp_kings: int, kings: int
     ) -> list[tuple[int, int, int]]:
-        """The keys of the sequences the precedence law keeps (rules-spec §1.7)."""
+        """The keys of the sequences the precedence law keeps (docs/spec.md §1.7)."""
         rule = self.precedence
         if rule is Precedence.FREE or len(found) < 2:
             return list(found)
@@ -340,7 +340,7 @@ class MoveGenerator:
             jumped = False
             victims = opp & ~capmask if king or men_take_kings else opp & ~capmask & ~opp_kings
             for d in king_dirs if king else man_dirs:
-                if d == last ^ 1:  # no 180-degree turn between two jumps (rules-spec §1.5)
+                if d == last ^ 1:  # no 180-degree turn between two jumps (docs/spec.md §1.5)
                     continue
                 if king and flying:
                     ray = rays[d][sq]
@@ -418,7 +418,7 @@ class MoveGenerator:
 
 def _kings_order(captured: tuple[int, ...], opp_kings: int) -> int:
     """FID's "kings met earliest" as a number: a bit at (31 - place in capture order) per king, so
-    an earlier king makes a larger number (comparing the whole order, rules-spec §1.7, §14.11)."""
+    an earlier king makes a larger number (comparing the whole order, docs/spec.md §1.7, §14.11)."""
     order = 0
     for i, sq in enumerate(captured):
         if (opp_kings >> sq) & 1:
@@ -429,7 +429,7 @@ def _kings_order(captured: tuple[int, ...], opp_kings: int) -> int:
 def _italian_key(
     key: tuple[int, ...], captured: tuple[int, ...], kings: int, opp_kings: int
 ) -> tuple[int, int, int, int]:
-    """FID precedence as a comparable key (rules-spec §1.7): (a) pieces, (b) a king captures,
+    """FID precedence as a comparable key (docs/spec.md §1.7): (a) pieces, (b) a king captures,
     (c) kings taken, (d) kings met earliest."""
     capmask = key[2]
     return (

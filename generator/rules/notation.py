@@ -1,4 +1,4 @@
-"""Moves as text, in each variant's own notation (rules-spec §12.2).
+"""Moves as text, in each variant's own notation (docs/spec.md §12.2).
 
 Writing follows PDN 3.0: ``from-to`` for a quiet move, ``from<sep>to`` for a capture with the
 variant's separator (``x``, or ``:`` in Russian), and the full path only where two legal moves share

@@ -1,4 +1,4 @@
-"""PDN game files (Portable Draughts Notation, rules-spec §12): read, check against the rules, write.
+"""PDN game files (Portable Draughts Notation, docs/spec.md §12): read, check against the rules, write.
 
 Reading is liberal, after the PDN 3.0 *reading grammar*: several games per file; tag pairs
 ``[Name "value"]`` (``\\"`` and ``\\\\`` escapes); move numbers ``12.`` / ``12...`` (also ``12. ...`` and

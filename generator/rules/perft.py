@@ -1,7 +1,7 @@
-"""perft: the number of leaf positions after exactly ``depth`` plies (rules-spec §1.10).
+"""perft: the number of leaf positions after exactly ``depth`` plies (docs/spec.md §1.10).
 
 Draw rules are ignored and duplicate capture routes count once, which is the convention of the
-published tables in rules-spec §13.  The last ply is counted in bulk, without building quiet moves.
+published tables in docs/spec.md §13.  The last ply is counted in bulk, without building quiet moves.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ class Position:
         return self.variant.generator.has_moves(*self.state)
 
     def winner(self) -> int | None:
-        """The winner when the side to move has no legal move (rules-spec §1.9), else None.
+        """The winner when the side to move has no legal move (docs/spec.md §1.9), else None.
 
         Draw rules need history; see :mod:`generator.rules.game`.
         """

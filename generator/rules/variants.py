@@ -1,7 +1,7 @@
 """The variants as data: one frozen record each, read by the one generic move generator.
 
 A record states only how its rulebook differs from the defaults of :class:`Variant` (which are the
-International rules).  Each line cites its source in ``../shared/rules-spec.md`` and the rulebook
+International rules).  Each line cites its source in ``docs/spec.md`` and the rulebook
 article where one is known.  A new variant is a new record plus tests, never a new generator.
 """
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class Precedence(Enum):
-    """Which capture sequences stay legal when several exist (rules-spec §1.7)."""
+    """Which capture sequences stay legal when several exist (docs/spec.md §1.7)."""
 
     FREE = "free choice"
     MOST_PIECES = "most pieces"
@@ -30,7 +30,7 @@ class Precedence(Enum):
 
 
 class CapturePromotion(Enum):
-    """What a man does when a capture brings it to its promotion row (rules-spec §1.6)."""
+    """What a man does when a capture brings it to its promotion row (docs/spec.md §1.6)."""
 
     PASS_THROUGH = "continues as a man; promoted only if the move ends there"
     PROMOTE_AND_CONTINUE = "promoted at once and continues capturing as a king"
@@ -38,14 +38,14 @@ class CapturePromotion(Enum):
 
 
 class Removal(Enum):
-    """When captured pieces leave the board (rules-spec §1.5)."""
+    """When captured pieces leave the board (docs/spec.md §1.5)."""
 
     END_OF_MOVE = "at the end of the move"
     IMMEDIATE = "as each is jumped"
 
 
 class Goal(Enum):
-    """What the side left without a move gets (rules-spec §1.9, §10)."""
+    """What the side left without a move gets (docs/spec.md §1.9, §10)."""
 
     NORMAL = "the side that cannot move loses"
     LOSING = "the side that cannot move wins"
@@ -132,7 +132,7 @@ class Variant:
 
     def with_rules(self, **changes: object) -> Variant:
         """A copy with some rule parameters changed: a *profile*, for following another source where
-        rules-spec marks a rule unverified (``TURKISH.with_rules(capture_promotion=...)``).
+        docs/spec.md marks a rule unverified (``TURKISH.with_rules(capture_promotion=...)``).
 
         Raises:
             ValueError: for a parameter that is not a rule switch.

@@ -30,7 +30,7 @@ MM_PT = 72 / 25.4
 PAPER_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 FOUR_CM_PT = 40 * MM_PT  # 113.39 pt
 
-# rules-spec §1.1: on the standard board a1 (White's near-left corner) is dark; on the mirrored board
+# docs/spec.md §1.1: on the standard board a1 (White's near-left corner) is dark; on the mirrored board
 # (Italian, Portuguese) a1 is light and White's near-right corner is dark; the Turkish board has
 # every square alike.
 STANDARD = {"international", "brazilian", "russian", "american", "perde-ganha", "antidraughts"}

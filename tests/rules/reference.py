@@ -1,8 +1,8 @@
-"""A deliberately naive second move generator, written from rules-spec §1-§11 for differential tests.
+"""A deliberately naive second move generator, written from docs/spec.md §1-§11 for differential tests.
 
 It shares nothing with ``generator.rules.movegen``: no bit boards, no shifts, no duplicate merging
 during the search.  It works on a dict ``(file, rank) -> (colour, is_king)`` and enumerates *every*
-capture path, applies the variant's precedence to each path (rules-spec §1.7) and only then merges
+capture path, applies the variant's precedence to each path (docs/spec.md §1.7) and only then merges
 paths with the same origin, destination and captured set (§1.8).  It is slow and only meant for
 small positions and shallow trees.
 
@@ -19,7 +19,7 @@ WHITE, BLACK = 0, 1
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules of rules-spec §2, written out again independently of ``generator.rules.variants``."""
+    """The rules of docs/spec.md §2, written out again independently of ``generator.rules.variants``."""
 
     size: int
     layout: str  # "standard" (a1 dark), "mirrored" (a1 light), "full" (Turkish)

@@ -1,4 +1,4 @@
-"""Draw rules and game results, rule by rule (rules-spec §1.9, §3-§11, §14).
+"""Draw rules and game results, rule by rule (docs/spec.md §1.9, §3-§11, §14).
 
 Every position was built by hand and its moves checked against the engine's legal-move list; the
 comments give the squares in the variant's own notation.  FEN counters (``generator.rules.game``):
@@ -182,7 +182,7 @@ def test_long_diagonals() -> None:
     assert squares("russian", long_diagonal(russian)) == {"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"}
     portuguese = get_variant("portuguese").geometry
     assert squares("portuguese", long_diagonal(portuguese)) == {"1", "5", "10", "14", "19", "23", "28", "32"}
-    # Portuguese square 1 is h1 and 32 is a8 (rules-spec §7).
+    # Portuguese square 1 is h1 and 32 is a8 (docs/spec.md §7).
     assert portuguese.algebraic(portuguese.parse_square("1")) == "h1"
     assert portuguese.algebraic(portuguese.parse_square("32")) == "a8"
 
@@ -482,7 +482,7 @@ def test_italian_fid_threefold_draws_on_the_third_occurrence() -> None:
     assert str(g.status()) == "draw: threefold repetition"
 
 
-# -- International D3 / D4 counting (rules-spec §3, §14.6) ----------------------------------------
+# -- International D3 / D4 counting (docs/spec.md §3, §14.6) ----------------------------------------
 
 
 def test_d3_creating_move_not_counted_then_32_plies() -> None:
@@ -540,7 +540,7 @@ def test_d4_capture_inside_d4_does_not_restart_white_strong() -> None:
 
 
 def test_d4_capture_inside_d4_does_not_restart_black_strong() -> None:
-    """The colour-mirrored case: Black 2K v white K, the white king takes one (rules-spec §3 D4
+    """The colour-mirrored case: Black 2K v white K, the white king takes one (docs/spec.md §3 D4
     "same counting conventions as D3": a capture restarts the count only when it drops from D3
     into D4)."""
     g = Game("international", "W:BK28,K45:WK46:E5")
@@ -696,7 +696,7 @@ def test_r6_capture_does_not_restart_white_strong() -> None:
 
 
 def test_r6_capture_does_not_restart_black_strong() -> None:
-    """rules-spec §5 R6: "never resets once active" -- whichever colour is the strong side."""
+    """docs/spec.md §5 R6: "never resets once active" -- whichever colour is the strong side."""
     g = Game("russian", "W:WKa1:BKe5,Kh2:E5")
     g.play("a1:f6")
     assert g.counters.endgame == 6

@@ -1,4 +1,4 @@
-"""FEN reading and writing (rules-spec §12.4): liberal reader, strict writer, clear errors."""
+"""FEN reading and writing (docs/spec.md §12.4): liberal reader, strict writer, clear errors."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def squares(pos: Position, bits: int) -> set[str]:
     return {g.name(s) for s in g.bits(bits)}
 
 
-# -- start positions (rules-spec §12.4 table) ---------------------------------------------------------
+# -- start positions (docs/spec.md §12.4 table) ---------------------------------------------------------
 
 RUSSIAN_START = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
 TURKISH_START = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"

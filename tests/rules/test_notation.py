@@ -1,4 +1,4 @@
-"""Square names and move text (rules-spec §3, §6, §7, §8, §12.1, §12.2)."""
+"""Square names and move text (docs/spec.md §3, §6, §7, §8, §12.1, §12.2)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from generator.rules import (
     Position,
 )
 
-# -- square naming per variant (rules-spec §12.1) -----------------------------------------------------
+# -- square naming per variant (docs/spec.md §12.1) -----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_number_of_playing_squares(variant: str, count: int) -> None:
 
 
 def test_standard_and_mirrored_corners() -> None:
-    # rules-spec §1.1: a1 is a playing square on the standard board, not on the mirrored one
+    # docs/spec.md §1.1: a1 is a playing square on the standard board, not on the mirrored one
     for v in ("international", "american", "brazilian", "russian"):
         g = Position.start(v).variant.geometry
         assert g.is_playing(0, 0)
@@ -110,7 +110,7 @@ def test_brazilian_start_moves() -> None:
 
 
 def test_turkish_start_moves() -> None:
-    # only the rank-3 men can move (rules-spec §13.3 note)
+    # only the rank-3 men can move (docs/spec.md §13.3 note)
     assert set(texts(Position.start("turkish"))) == {f"{f}3-{f}4" for f in "abcdefgh"}
 
 

@@ -1,7 +1,7 @@
-"""Perft against the published tables (rules-spec §13), read from ``tests/data/perft/<variant>.perft``.
+"""Perft against the published tables (docs/spec.md §13), read from ``tests/data/perft/<variant>.perft``.
 
 Every count is the number of *unique* moves (capture routes with the same origin, destination and
-captured set merged, rules-spec §1.8 and §1.10), the convention of the engine's ``perft``.
+captured set merged, docs/spec.md §1.8 and §1.10), the convention of the engine's ``perft``.
 
 * Entries with a count up to ``QUICK_LIMIT`` run in the default suite.
 * Larger ones are marked ``slow`` (``pytest -m slow`` runs them, ``-m "not slow"`` skips them).
@@ -101,7 +101,7 @@ def test_perft_slow(entry: Entry) -> None:
     _check(entry)
 
 
-# -- "all paths" tables (rules-spec §13: every capture route counted) ----------------------------------
+# -- "all paths" tables (docs/spec.md §13: every capture route counted) ----------------------------------
 #
 # ``perft(..., all_paths=True)`` counts every route separately.  These published numbers are where
 # the all-paths and unique columns differ, so they also check that duplicates are merged in the
@@ -188,7 +188,7 @@ def test_quick_and_slow_split() -> None:
     assert all(e.count > QUICK_LIMIT for e in SLOW)
 
 
-# -- losing variants move exactly like their base variant (rules-spec §1.10, §10) --------------------
+# -- losing variants move exactly like their base variant (docs/spec.md §1.10, §10) --------------------
 
 
 @pytest.mark.parametrize(

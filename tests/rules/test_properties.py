@@ -139,7 +139,7 @@ def check_well_formed(pos: Position) -> None:
     moves = pos.legal_moves()
     for m in moves:
         # free squares: empty ones, the origin (left at the start), and in Turkish the squares of
-        # pieces already taken in this move (removed at once, rules-spec §1.5)
+        # pieces already taken in this move (removed at once, docs/spec.md §1.5)
         free = (g.mask & ~occupied) | (1 << m.origin) | (m.captures if immediate else 0)
         assert (mine >> m.origin) & 1, "a move starts on a piece of the side to move"
         assert (g.mask >> m.dest) & 1, "destination is a playing square"

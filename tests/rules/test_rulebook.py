@@ -1,6 +1,6 @@
 """Rulebook positions: each case is the *complete* set of legal moves in one position.
 
-Sources: rules-spec §3 (FMJD / FFJD examples as encoded in dctl's tests), §6 (WCDF), §8 (FID), §9
+Sources: docs/spec.md §3 (FMJD / FFJD examples as encoded in dctl's tests), §6 (WCDF), §8 (FID), §9
 (Turkish, pydraughts), §13.5 (Russian / Brazilian promotion contrast), plus the American checkers
 examples of the lesson text in shared/seeds/002_75f471777ece4d0c.txt.  Moves are compared as sets
 of ``move_text`` strings: the short PDN form as the spec lists them, and the full path
@@ -26,7 +26,7 @@ def case(variant: str, fen: str, moves: str, rule: str):
     return pytest.param(variant, fen, set(moves.split()), id=rule)
 
 
-# -- International draughts, FMJD (rules-spec §3) ----------------------------------------------------
+# -- International draughts, FMJD (docs/spec.md §3) ----------------------------------------------------
 
 INTERNATIONAL = [
     case("international", "W:W28", "28-22 28-23", "fmjd-3.4-man-moves-diagonally-forward"),
@@ -65,7 +65,7 @@ INTERNATIONAL = [
     case("international", "W:W15:B9,10", "15x13", "fmjd-4.15-passing-promotion-row-continues-as-man"),
 ]
 
-# -- English / American checkers, WCDF (rules-spec §6) -----------------------------------------------
+# -- English / American checkers, WCDF (docs/spec.md §6) -----------------------------------------------
 
 AMERICAN = [
     case("american", "B:W26,27:B22", "22x31", "wcdf-1.16-crowning-ends-the-move"),
@@ -83,7 +83,7 @@ AMERICAN_SEED = [
     case("american", "W:W13,14:B5", "13-9 14-9 14-10", "wcdf-man-moves-block-position"),
 ]
 
-# -- Italian draughts, FID (rules-spec §8) -----------------------------------------------------------
+# -- Italian draughts, FID (docs/spec.md §8) -----------------------------------------------------------
 
 ITALIAN = [
     case("italian", "W:W30:B27", "30x23", "fid-man-captures-forward"),
@@ -113,7 +113,7 @@ ITALIAN = [
     case("italian", "W:WK1:B5,13-15,21,K22", "1x10", "fid-precedence-4-earliest-king-over-every-route"),
 ]
 
-# -- Turkish draughts (rules-spec §9) ----------------------------------------------------------------
+# -- Turkish draughts (docs/spec.md §9) ----------------------------------------------------------------
 
 TURKISH = [
     case("turkish", "W:Wd6:Bd7,c8", "d6xb8", "turkish-man-on-last-rank-mid-capture-continues-as-man"),
@@ -123,7 +123,7 @@ TURKISH = [
     case("turkish", "W:Wd4:Bd3,c4,e4,d5", "d4xd6 d4xb4 d4xf4", "turkish-man-captures-forward-and-sideways-not-back"),
 ]
 
-# -- Promotion during a capture: Russian against International-style (rules-spec §1.6, §13.5) --------
+# -- Promotion during a capture: Russian against International-style (docs/spec.md §1.6, §13.5) --------
 
 PROMOTION = [
     case("russian", "W:Wb6:Bc7,f6", "b6:g5 b6:h4", "russian-1.5.15-promoted-mid-capture-continues-as-king"),
@@ -192,7 +192,7 @@ def test_promotion(variant: str, fen: str, move: str, crowned: bool) -> None:
         pytest.param("brazilian", "W:Wb6:Bc7,f6", "b6xd8", "B:WKd8:Bf6", id="cbd-13-crowned-at-the-end"),
         pytest.param("american", "B:W26,27:B22", "22x31", "W:W27:BK31", id="wcdf-1.16-crowned-and-stops"),
         pytest.param("turkish", "W:Wd6:Bd7,c8", "d6xb8", "B:WKb8:B", id="turkish-crowned-at-the-end"),
-        # Immediate removal (rules-spec §1.5): the square of a piece taken earlier in the move is
+        # Immediate removal (docs/spec.md §1.5): the square of a piece taken earlier in the move is
         # empty at once, so the king may end its capture there -- and it is still a king afterwards.
         pytest.param(
             "turkish",

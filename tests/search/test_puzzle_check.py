@@ -189,7 +189,7 @@ def test_final_king_capture_with_two_landing_squares(final: str) -> None:
 @pytest.mark.parametrize("route", ["c3xe5xc7xa5xc3", "c3xa5xc7xe5xc3"])
 def test_equivalent_capture_route_keeps_the_puzzle_unique(route: str) -> None:
     """Brazilian: the king on c3 takes b4, b6, d6 and d4 around c5, clockwise or anticlockwise, and
-    comes back to c3.  Same origin, destination and captured set: one move (rules-spec §1.8), so the
+    comes back to c3.  Same origin, destination and captured set: one move (docs/spec.md §1.8), so the
     other route is not a second solution, whichever of the two the author writes."""
     shot = BY_ID["brazilian-king-loop"]
     pos = Position.from_fen(shot.variant, shot.fen)

@@ -197,7 +197,7 @@ def test_losing_game_is_won_by_running_out_of_pieces() -> None:
 
 
 def test_turkish_king_keeps_its_crown_when_it_lands_where_it_captured() -> None:
-    """Turkish removal is immediate (rules-spec §1.5), so a king may end its capture on the square of
+    """Turkish removal is immediate (docs/spec.md §1.5), so a king may end its capture on the square of
     a piece it took earlier in the same move; it is still a king there.  The solver sees this: after
     the forced four-piece capture and any black reply, e7-e8 gives white a second king."""
     pos = Position.from_fen("turkish", "W:WKa1,e7:Ba3,b3,c5,d4,h6")
@@ -327,7 +327,7 @@ def test_precedence_law_changes_the_solution(
 
 
 def test_precedence_names_match_the_variants() -> None:
-    """The cases above cover each law as the variants define it (rules-spec §1.7)."""
+    """The cases above cover each law as the variants define it (docs/spec.md §1.7)."""
     assert {v: get_variant(v).precedence.name for v in ("american", "russian")} == {
         "american": "FREE",
         "russian": "FREE",
