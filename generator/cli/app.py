@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import click
 
-from ..rules import DamasError
+from ..errors import DamasError
 from ..rules.core import active_core
 from ..terminal import printable
 
