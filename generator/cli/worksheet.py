@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..rules import Variant
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import VARIANT
 from .place import COURSE_OPTION, locate_course
 
@@ -23,7 +23,7 @@ def _levels(ctx: click.Context, param: click.Parameter, value: str | None) -> tu
         raise click.BadParameter(str(exc)) from None
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.option(
     "--theme", "themes", multiple=True, metavar="T", help="Only puzzles with this theme (repeatable: any of them)."

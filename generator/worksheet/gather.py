@@ -20,12 +20,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import DamasError
 from ..i18n import short_language, translator
 from ..lessons.check import CheckedLesson, CheckReport, check_paths, lesson_files
 from ..puzzles.theme_words import find_word
 from ..puzzles.themes import THEMES
 from ..render.site import PuzzleItem, plan_puzzle
-from ..rules import DamasError, Variant, get_variant
+from ..rules import Variant, get_variant
 
 
 class WorksheetRefused(DamasError):

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import DamasError
+from ..errors import DamasError
 from .gather import Candidate
 
 DEFAULT_COUNT = 12

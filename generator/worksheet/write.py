@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import DamasError
 from ..i18n import translator
 from ..render import pdf as pdf_stage
 from ..render.book import Book, answers_data, make_book, worksheet_data
 from ..render.names import file_names
 from ..render.site import VariantItem
 from ..resources import jinja_loader
-from ..rules import DamasError, Variant
+from ..rules import Variant
 from .gather import Candidate
 
 SUFFIXES = (".pdf", ".html")
