@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "fen": "board:fen_command",
     "board": "board:board_command",
     "worksheet": "worksheet:worksheet",
+    "import": "importer:import_command",
     "export": "export:export",
 }
 """Every command: its name and where it lives (``module:attribute`` under ``generator.cli``), in the
