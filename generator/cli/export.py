@@ -18,11 +18,11 @@ from .place import COURSE_OPTION, locate_course
 @COURSE_OPTION
 def export(paths: tuple[str, ...], variants: tuple[Variant, ...], out: str, course_dir: str | None) -> None:
     """Write the puzzles of the lessons under PATHS (default: the course) as PDN games."""
+    from pathlib import Path
+
     from ..cache import open_cache, use
     from ..course import check_course
     from ..interchange.export import export_games
-    from pathlib import Path
-
     from ..render.export import write_atomic
     from ..rules.pdn import write_pdn
     from .app import EXIT_CONTENT

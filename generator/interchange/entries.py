@@ -12,8 +12,8 @@ Two forms, told apart by the file's first meaningful line:
   with ``#`` and blank lines are skipped.
 
 The file is read as a stream: a PDN file is cut into games at their first tag line and each game is
-parsed alone (line numbers kept), so memory follows the largest game, not the file.  Problems in an entry are collected on it
-as ``file:line:col`` messages; they never stop the other entries.
+parsed alone (line numbers kept), so memory follows the largest game, not the file.  Problems in an
+entry are collected on it as ``file:line:col`` messages; they never stop the other entries.
 """
 
 from __future__ import annotations

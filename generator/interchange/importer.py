@@ -164,7 +164,7 @@ def prove_entry(entry: Entry, ident: str, language: str, budget: int | None) -> 
     for goal in goals:
         data = puzzle_data(entry, ident, start, moves, goal)
         text = lesson_text(entry.variant.name, language, "import", "import", ("-", "-"), [data])
-        checked, errors = check_text(text, entry.where, budget)
+        _, errors = check_text(text, entry.where, budget)
         verdict, details = classify([e.message for e in errors])
         got = Imported(entry, verdict, goal, stated is None, details, data if verdict is Verdict.SOUND else None)
         if verdict is Verdict.SOUND or stated:

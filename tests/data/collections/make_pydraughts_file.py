@@ -78,7 +78,9 @@ def write(entries_file: str, out: str) -> None:
     from draughts import Board, Move
     from draughts.PDN import PDNWriter
 
-    for e in json.load(open(entries_file, encoding="utf-8")):
+    with open(entries_file, encoding="utf-8") as f:
+        found = json.load(f)
+    for e in found:
         board = Board("standard", e["fen"])
         for text in e["moves"]:
             board.push(Move(board, pdn_move=text))
