@@ -40,6 +40,8 @@ class Verdict(StrEnum):
     UNDECIDED = "undecided"
     NOT_A_PUZZLE = "not a puzzle"
     UNREADABLE = "unreadable"
+    OTHER_VARIANT = "other variant"
+    """A game of another variant than the lesson's (a file may mix them): left for its own import."""
 
 
 @dataclass
@@ -190,11 +192,16 @@ def classify(messages: list[str]) -> tuple[Verdict, list[str]]:
 
 
 def import_entries(
-    entries: Iterator[Entry], language: str, budget: int | None = None, prefix: str = "imp"
+    entries: Iterator[Entry], language: str, budget: int | None = None, prefix: str = "imp", variant: str | None = None
 ) -> Iterator[Imported]:
-    """Each entry proven, in file order; ids from the source where it gives a free one, else numbered."""
+    """Each entry proven, in file order; ids from the source where it gives a free one, else numbered.
+    With ``variant``, the games of other variants are only reported (a lesson has one variant)."""
     used: set[str] = set()
     for entry in entries:
+        other = entry.variant.name if entry.variant is not None else None
+        if variant is not None and other is not None and other != variant:
+            yield Imported(entry, Verdict.OTHER_VARIANT, details=[f"a {other} game: import it with --variant {other}"])
+            continue
         ident = _ident(entry, prefix, used)
         used.add(ident)
         yield prove_entry(entry, ident, language, budget)
