@@ -85,8 +85,9 @@ def test_space_to_write_under_each_worksheet_diagram(bundled_build: Path) -> Non
     checked = 0
     for page in reader.pages:
         texts = _text_positions(page)
-        for x, y, text in texts:
-            if not re.match(r"^\d+\.$", text):
+        for i, (x, y, text) in enumerate(texts):
+            # a stipulation ("107." "Jogam as pretas …"), not a hint ("1." "Vez das brancas …")
+            if not re.match(r"^\d+\.$", text) or not texts[i + 1 : i + 2] or not texts[i + 1][2].startswith("Jogam"):
                 continue
             below = [y2 for x2, y2, _ in texts if abs(x2 - x) < 200 and y - 30 > y2 > 56]
             room = y - max(below) if below else y - 56
