@@ -3,13 +3,12 @@
 For each entry (:mod:`.entries`): the moves are replayed with the rules (an illegal or unreadable
 move makes the entry *unreadable*, reported at its ``file:line:col``); the goal is the one the source
 states, else the strongest the line reaches (a win, then the net material, then a crowning); then the
-entry is proven exactly as ``damas check`` proves a lesson's puzzle, by checking it as a one-puzzle
-lesson (:func:`generator.lessons.check.check_text`), so a lesson the import writes is one that
-``damas check`` accepts.  The verdict per entry: sound; cooked (the other keys); wrong (where the
-printed line fails, with the defence that escapes); undecided within the proof budget; not a puzzle
-(material won without giving anything up).  When the goal was inferred and the strongest one is not
-sound, the next weaker goal the line reaches is tried (a line that wins two pieces but does not
-force the win is a ``gain:2`` puzzle).
+entry is proven by :func:`generator.puzzles.proof.prove_puzzle`, the proof ``damas check`` makes of
+a lesson's puzzle, so a lesson the import writes is one that ``damas check`` accepts.  The verdict
+per entry: sound; cooked (the other keys); wrong (where the printed line fails, with the defence that
+escapes); undecided within the proof budget; not a puzzle (material won without giving anything
+up).  When the goal was inferred and the strongest one is not sound, the next weaker goal the line
+reaches is tried (a line that wins two pieces but does not force the win is a ``gain:2`` puzzle).
 
 The sound entries become lessons of at most the ``puzzles`` limit each (``lesson.yaml``,
 ``lesson-2.yaml`` ...), written atomically once every entry was proven.
@@ -26,7 +25,9 @@ from typing import Any
 import yaml
 
 from ..errors import DamasError
-from ..lessons.check import check_text
+from ..puzzles.proof import prove_puzzle, resolve_budget
+from ..puzzles.result import Status
+from ..rules.game import Counters
 from ..rules.move import Move
 from ..rules.position import Position
 from ..rules.variants import Goal
@@ -151,12 +152,15 @@ def lesson_text(variant: str, language: str, title: str, slug: str, intro: tuple
 
 
 def prove_entry(entry: Entry, ident: str, language: str, budget: int | None) -> Imported:
-    """Replay, pick the goal, prove: the entry's verdict."""
+    """Replay, pick the goal, prove (:func:`generator.puzzles.proof.prove_puzzle`, the proof
+    ``damas check`` makes): the entry's verdict."""
     moves = replay(entry)
     if moves is None or entry.variant is None or entry.fen is None:
         return Imported(entry, Verdict.UNREADABLE, details=list(entry.problems))
     start = Position.from_fen(entry.variant, entry.fen)
     stated = entry.goal
+    if stated is not None and not GOAL.fullmatch(stated):
+        return Imported(entry, Verdict.UNREADABLE, stated, details=[f"{entry.where}: goal '{stated}': {GOAL_WORDS}"])
     goals = [stated] if stated else reached_goals(start, moves)
     if not goals:
         return Imported(
@@ -164,11 +168,11 @@ def prove_entry(entry: Entry, ident: str, language: str, budget: int | None) -> 
         )
     first: Imported | None = None
     for goal in goals:
-        data = puzzle_data(entry, ident, start, moves, goal)
-        text = lesson_text(entry.variant.name, language, "import", "import", ("-", "-"), [data])
-        _, errors = check_text(text, entry.where, budget)
-        verdict, details = classify([e.message for e in errors])
-        got = Imported(entry, verdict, goal, stated is None, details, data if verdict is Verdict.SOUND else None)
+        result = prove_puzzle(start, goal, moves, budget=resolve_budget(budget), counters=Counters.from_fen(entry.fen))
+        verdict = VERDICTS[result.status]
+        details = [problem.message for problem in result.problems]
+        data = puzzle_data(entry, ident, start, moves, goal) if verdict is Verdict.SOUND else None
+        got = Imported(entry, verdict, goal, stated is None, details, data)
         if verdict is Verdict.SOUND or stated:
             return got
         first = first or got
@@ -176,19 +180,15 @@ def prove_entry(entry: Entry, ident: str, language: str, budget: int | None) -> 
     return first
 
 
-def classify(messages: list[str]) -> tuple[Verdict, list[str]]:
-    """The verdict the checker's messages on a one-puzzle lesson amount to (no message: sound)."""
-    if not messages:
-        return Verdict.SOUND, []
-    for prefix, verdict in (
-        ("could not prove within the budget", Verdict.UNDECIDED),
-        ("cooked:", Verdict.COOKED),
-        ("second solution:", Verdict.COOKED),
-        ("not a puzzle:", Verdict.NOT_A_PUZZLE),
-    ):
-        if any(m.startswith(prefix) for m in messages):
-            return verdict, messages
-    return Verdict.WRONG, messages
+VERDICTS = {
+    Status.SOUND: Verdict.SOUND,
+    Status.COOKED: Verdict.COOKED,
+    Status.WRONG: Verdict.WRONG,
+    Status.UNDECIDED: Verdict.UNDECIDED,
+    Status.NOT_A_PUZZLE: Verdict.NOT_A_PUZZLE,
+}
+GOAL = re.compile(r"win|promote|draw|gain:[1-9][0-9]?")
+GOAL_WORDS = "a goal is win, gain:N, promote or draw"
 
 
 def import_entries(
