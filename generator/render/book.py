@@ -97,17 +97,17 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         + example
     )
     pair = (
-        _("In the solutions, each move number holds a move by Black, who start the game, and the opponent's reply;")
+        _("In the solutions, each move number holds a move by Black, who starts the game, and the opponent's reply;")
         if v.first_to_move
         else _(
-            "In the solutions, each move number holds a move by White, who start the game, and the opponent's reply;"
+            "In the solutions, each move number holds a move by White, who starts the game, and the opponent's reply;"
         )
     )
     rest = _(
-        "%(ellipsis)s means the puzzle starts with the second move of the pair. In parentheses, where they "
-        "branch, are the other defences with the continuation that still wins. Every solution was proved by the "
-        "rules engine against every defence, and no other first move reaches the goal, not even with four moves "
-        "more than the solution."
+        "%(ellipsis)s means the puzzle starts with the second move of the pair. Where the play branches, "
+        "the other defenses follow in parentheses, each with the continuation that still wins. Every solution has "
+        "been proved by computer against every defense, and no other first move reaches the goal, even with four "
+        "more moves than the solution."
     ) % {"ellipsis": tr.quote("1. … ")}
     out.append(f"{pair} {rest}")
     return out
@@ -156,7 +156,7 @@ def book_words(tr: Translator) -> dict[str, str]:
         "puzzles": _("Puzzles"),
         "hints": _("Hints"),
         "solutions": _("Solutions"),
-        "defences": _("Defences"),
+        "defences": _("Defenses"),
         "material": _("At the end"),
         "index_theme": _("Index by theme"),
         "index_difficulty": _("Index by difficulty"),

@@ -68,7 +68,7 @@ WORDS = {
     "comparison": N_("The rules compared"),
     "pdf_book": N_("Worksheet and solutions as PDF"),
     "reading": N_("How to read the diagrams"),
-    "defences": N_("Defences"),
+    "defences": N_("Defenses"),
     "level": N_("level"),
     "index_theme": N_("Index by theme"),
     "index_difficulty": N_("Index by difficulty"),

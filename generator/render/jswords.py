@@ -46,12 +46,12 @@ JS_WORDS = {
     "ranges_numbered": N_("Ranges like '%(got)s' only work on numbered boards."),
     "range_backwards": N_("The range '%(got)s' is backwards."),
     "square_twice": N_("Square %(num)s appears twice."),
-    "white_on_crown": N_("White man on %(square)s, its crowning row (it would be a king)."),
-    "black_on_crown": N_("Black man on %(square)s, its crowning row (it would be a king)."),
+    "white_on_crown": N_("White man on %(square)s, its king row (it would be a king)."),
+    "black_on_crown": N_("Black man on %(square)s, its king row (it would be a king)."),
     "lists_missing": N_("The lists of pieces are missing (something like W:W31-50:B1-20)."),
     "too_many": N_("Too many pieces: %(count)s; at most %(max)s fit."),
     "would_be_king": N_("A man on that row would already be a king: choose the king."),
-    "too_many_each": N_("Too many pieces: at most %(max)s of each colour fit."),
+    "too_many_each": N_("Too many pieces: at most %(max)s of each color fit."),
     "fen_read": N_("FEN read."),
 }
 """Key used by damas.js -> English msgid."""

@@ -164,7 +164,7 @@ def stipulation_text(puzzle: Puzzle, language: str) -> str:
     if puzzle.goal == "win":
         return _("White to play and win.") if white else _("Black to play and win.")
     if puzzle.goal == "promote":
-        return _("White to play and crown a man.") if white else _("Black to play and crown a man.")
+        return _("White to play and get a king.") if white else _("Black to play and get a king.")
     if puzzle.goal == "draw":
         return _("White to play and draw.") if white else _("Black to play and draw.")
     if white:
