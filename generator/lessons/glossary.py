@@ -59,6 +59,10 @@ class Glossary:
                 pattern = re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])", re.IGNORECASE)
                 self._patterns.append((pattern, t))
 
+    def avoided_patterns(self) -> list[tuple[re.Pattern[str], Term]]:
+        """The compiled avoided forms (whole words, any case), each with the term to write instead."""
+        return list(self._patterns)
+
     def _quoted_spans(self, line: str) -> list[tuple[int, int]]:
         """Column ranges between the language's opening and closing quote marks on one line."""
         if not self.quotes:

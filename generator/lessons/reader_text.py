@@ -24,6 +24,7 @@ templates' fixed text): the tests run :func:`findings` over them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -116,12 +117,12 @@ def _style_patterns(language: str) -> Patterns:
     return _whole(style.spelling), _whole(style.words), agreement
 
 
-def _quoted(line: str, quotes: tuple[str, str] | None) -> list[tuple[int, int]]:
-    """Column ranges between typographic quotes: a quoted word is mentioned, not used."""
+def _quoted(text: str, quotes: tuple[str, str] | None) -> list[tuple[int, int]]:
+    """Offset ranges between typographic quotes: a quoted word is mentioned, not used."""
     if not quotes:
         return []
     spans, start = [], None
-    for i, ch in enumerate(line):
+    for i, ch in enumerate(text):
         if ch == quotes[0] and start is None:
             start = i
         elif ch == quotes[1] and start is not None:
@@ -130,50 +131,79 @@ def _quoted(line: str, quotes: tuple[str, str] | None) -> list[tuple[int, int]]:
     return spans
 
 
-def _line_findings(line: str, style: HouseStyle | None, quotes: tuple[str, str] | None) -> list[tuple[int, str]]:
+def _internal(flat: str) -> list[tuple[int, str]]:
+    """Section marks, repository paths and command lines: (offset, message)."""
     out: list[tuple[int, str]] = []
-    for m in SECTION_MARK.finditer(line):
-        out.append(
-            (m.start(), f"internal section mark '{m.group(0)}': cite the source by title, body, year and article")
-        )
-    for m in REPOSITORY_PATH.finditer(line):
+    for m in SECTION_MARK.finditer(flat):
+        out.append((m.start(), f"internal section mark '{m.group(0)}': cite the source by title, body, year and article"))
+    for m in REPOSITORY_PATH.finditer(flat):
         out.append((m.start(), f"repository path '{m.group(0)}': a reader has no such file"))
-    for m in COMMAND_LINE.finditer(line):
+    for m in COMMAND_LINE.finditer(flat):
         out.append((m.start(), f"command line '{m.group(0)}': move it to a for_authors block or leave it out"))
-    if style is None:
-        return out
-    quoted = _quoted(line, quotes)
+    return out
+
+
+def _house(flat: str, style: HouseStyle) -> list[tuple[int, str]]:
+    """Spelling, trade words and the sides' verbs: (offset, message)."""
+    out: list[tuple[int, str]] = []
     spelling, words, agreement = _style_patterns(style.language)
     for pattern, table, what in ((spelling, style.spelling, "spelling"), (words, style.words, "word")):
-        for m in pattern.finditer(line) if pattern else ():
-            if not any(a <= m.start() < b for a, b in quoted):
-                wanted = table[next(k for k in table if k.lower() == m.group(0).lower())]
-                out.append((m.start(), f"'{m.group(0)}': the house {what} is '{wanted}'"))
-    for m in agreement.finditer(line) if agreement else ():
-        before = re.findall(r"[\w'’]+", line[: m.start()].lower())
+        for m in pattern.finditer(flat) if pattern else ():
+            wanted = table[next(k for k in table if k.lower() == m.group(0).lower())]
+            out.append((m.start(), f"'{m.group(0)}': the house {what} is '{wanted}'"))
+    sides = {s.lower() for s in style.sides}
+    for m in agreement.finditer(flat) if agreement else ():
+        before = re.findall(r"[\w'’]+", flat[max(0, m.start() - 40) : m.start()].lower())
         if before and before[-1] in NOT_A_SUBJECT:
             continue  # "does White have", "can Black do": the verb is not the side's own
-        if len(before) >= 2 and before[-1] in ("and", "or") and before[-2] in {s.lower() for s in style.sides}:
+        if len(before) >= 2 and before[-1] in ("and", "or") and before[-2] in sides:
             continue  # "Black and White are": a plural subject
-        if not any(a <= m.start() < b for a, b in quoted):
-            singular = style.plural_verbs[m.group("verb")]
-            out.append((m.start(), f"'{m.group(0)}': a side takes a singular verb ('{m.group('side')} {singular}')"))
+        singular = style.plural_verbs[m.group("verb")]
+        out.append((m.start(), f"'{m.group(0)}': a side takes a singular verb ('{m.group('side')} {singular}')"))
+    return out
+
+
+def _glossary(flat: str, g: Glossary) -> list[tuple[int, str]]:
+    """The glossary's avoided forms and straight quotes: (offset, message)."""
+    out = [
+        (m.start(), f"'{m.group(0)}': this course writes '{term.term}' (glossary)")
+        for pattern, term in g.avoided_patterns()
+        for m in pattern.finditer(flat)
+    ]
+    if g.quotes:
+        out.extend((m.start(), f"straight quote: write {g.quotes[0]}…{g.quotes[1]}") for m in re.finditer('"', flat))
     return out
 
 
 def findings(text: str, language: str, glossary: Glossary | None = None) -> list[tuple[int, int, str]]:
     """(line, column, message) for every reader-text problem in ``text``, 0-based, sorted.
 
+    The text is read as Markdown reads it, a line break being a space, so a phrase split over two lines
+    ("back" / "rank") is still found; words between typographic quotes are mentions and pass.
     ``glossary`` replaces the bundled glossary of ``language`` (a course's own list)."""
     g = glossary or bundled_glossary(language)
     style = house_style(language)
-    quotes = g.quotes if g is not None else None
-    out: list[tuple[int, int, str]] = []
-    for k, line in enumerate(text.splitlines()):
-        out.extend((k, col, f"{message} (reader text)") for col, message in _line_findings(line, style, quotes))
+    flat = text.replace("\r", " ").replace("\n", " ")
+    quoted = _quoted(flat, g.quotes if g is not None else None)
+    found = [(at, f"{message} (reader text)") for at, message in _internal(flat)]
+    if style is not None:
+        found.extend(
+            (at, f"{message} (reader text)")
+            for at, message in _house(flat, style)
+            if not any(a <= at < b for a, b in quoted)
+        )
     if g is not None:
-        out.extend(g.findings(text))
-    return sorted(set(out))
+        found.extend(
+            (at, message)
+            for at, message in _glossary(flat, g)
+            if message.startswith("straight") or not any(a <= at < b for a, b in quoted)
+        )
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    out = set()
+    for at, message in found:
+        k = bisect_right(starts, at) - 1
+        out.add((k, at - starts[k], message))
+    return sorted(out)
 
 
 def reader_fields(data: Any) -> list[tuple[tuple[str | int, ...], str]]:

@@ -149,6 +149,7 @@ def book_words(tr: Translator) -> dict[str, str]:
     _ = tr.gettext
     return {
         "contents": _("Contents"),
+        "for_authors": _("For authors and teachers"),
         "page": _("Page"),
         "of": _("of"),
         "diagram": _("Diagram"),

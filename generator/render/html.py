@@ -59,6 +59,7 @@ WORDS = {
     "breadcrumbs": N_("You are here"),
     "footer": N_("Every move quoted on these pages was checked by the damas rules engine."),
     "contents": N_("On this page"),
+    "for_authors": N_("For authors and teachers"),
     "diagram": N_("Diagram"),
     "puzzles": N_("Puzzles"),
     "solution": N_("Solution"),

@@ -51,6 +51,9 @@ class SectionItem:
     html: str
     blocks: list[dict[str, Any]]
     diagrams: list[DiagramItem]
+    authors_html: str = ""
+    """The section's block for authors (``for_authors``), shown apart in a box marked for authors."""
+    authors_blocks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -257,6 +260,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                 html=to_html(s.text),
                 blocks=to_blocks(s.text),
                 diagrams=items,
+                authors_html=to_html(s.for_authors) if s.for_authors else "",
+                authors_blocks=to_blocks(s.for_authors) if s.for_authors else [],
             )
         )
     puzzles = [
