@@ -331,9 +331,7 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
             if diagram is not None:
                 diagrams.append(diagram)
         ident = s.get("id") if not bad((*w, "id")) else None
-        sections.append(
-            Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams, text(s, AUTHOR_KEY, w))
-        )
+        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams, text(s, AUTHOR_KEY, w)))
     puzzles = []
     for i, p in enumerate(_list(data.get("puzzles"))):
         pw: Path = ("puzzles", i)

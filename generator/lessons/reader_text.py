@@ -45,7 +45,7 @@ COMMANDS = (
 """damas's subcommands: ``damas check`` is a command line, ``damas brasileiras`` is the game.  A test
 keeps this list in step with the command line's own."""
 
-SECTION_MARK = re.compile(r"§\s*\d[\d.]*|§|\brules-spec\b|\bdesign\.md\b")
+SECTION_MARK = re.compile(r"§\s*\d[\d.]*|§|\brules-spec\b")
 REPOSITORY_PATH = re.compile(
     r"(?<![\w./:-])(?:seeds|docs|generator|lessons|templates|tests|bench|output|shared)/[\w./-]*"
     r"|(?<![\w/:-])[\w-]+\.(?:ya?ml|py|pyx|md|j2|typ|po|mo|json|toml)\b"
@@ -135,7 +135,9 @@ def _internal(flat: str) -> list[tuple[int, str]]:
     """Section marks, repository paths and command lines: (offset, message)."""
     out: list[tuple[int, str]] = []
     for m in SECTION_MARK.finditer(flat):
-        out.append((m.start(), f"internal section mark '{m.group(0)}': cite the source by title, body, year and article"))
+        out.append(
+            (m.start(), f"internal section mark '{m.group(0)}': cite the source by title, body, year and article")
+        )
     for m in REPOSITORY_PATH.finditer(flat):
         out.append((m.start(), f"repository path '{m.group(0)}': a reader has no such file"))
     for m in COMMAND_LINE.finditer(flat):
