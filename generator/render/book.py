@@ -113,14 +113,71 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
     return out
 
 
+PuzzleKey = tuple[str, str, int]
+"""A puzzle as the same in every edition: its position (FEN), its solution line, and which copy it is when
+one edition holds the same puzzle twice."""
+
+
+def book_order(variant: VariantItem) -> list[tuple[str, PuzzleItem]]:
+    """(lesson slug, puzzle) of a variant's book, easiest first; equal levels keep the course's order."""
+    found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
+    return sorted(found, key=lambda sp: sp[1].difficulty or 0)  # sorted() is stable
+
+
+def puzzle_keys(puzzles: list[PuzzleItem]) -> list[PuzzleKey]:
+    """Each puzzle's key (position + line), in order; a repeated puzzle gets the next copy number."""
+    seen: dict[tuple[str, str], int] = {}
+    keys = []
+    for p in puzzles:
+        base = (p.fen, p.solution)
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+def edition_numbers(orders: list[list[PuzzleKey]]) -> list[dict[PuzzleKey, int]]:
+    """Book numbers for several editions of one book (each given as its puzzles' keys in book order; the
+    first edition is the reference).  A puzzle every edition has gets the same number in all of them, in
+    the reference's order; a puzzle only some editions have is numbered after the shared ones, in its
+    edition's order.  So "puzzle 12" is the same position and line in Portuguese and in English."""
+    if not orders:
+        return []
+    shared = set(orders[0]).intersection(*orders[1:])
+    common = {k: i for i, k in enumerate((k for k in orders[0] if k in shared), start=1)}
+    out = []
+    for order in orders:
+        numbers = dict(common)
+        for k in order:
+            if k not in shared:
+                numbers[k] = len(numbers) + 1
+        out.append(numbers)
+    return out
+
+
+def number_editions(variants: list[VariantItem]) -> None:
+    """Give the editions of one variant's book (the same variant in several language trees, the course's
+    language first) their shared numbering (``VariantItem.book_numbers``)."""
+    editions = [v for v in variants if v.puzzle_count]
+    if len(editions) < 2:
+        return
+    orders = [puzzle_keys([p for _, p in book_order(v)]) for v in editions]
+    for v, numbers in zip(editions, edition_numbers(orders), strict=True):
+        v.book_numbers = numbers
+
+
 def plan_books(site: Site, language: str = DEFAULT_LANGUAGE) -> list[Book]:
-    """One book per variant that has puzzles."""
+    """One book per variant that has puzzles, numbered as its other editions are (``number_editions``)."""
     books = []
     for variant in site.variants:
-        found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
-        # Easiest first; equal levels keep the course's order (sorted() is stable).
-        found = sorted(found, key=lambda sp: sp[1].difficulty or 0)
-        puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
+        found = book_order(variant)
+        if variant.book_numbers:
+            keys = puzzle_keys([p for _, p in found])
+            puzzles = sorted(
+                (BookPuzzle(variant.book_numbers[k], slug, p) for k, (slug, p) in zip(keys, found, strict=True)),
+                key=lambda bp: bp.number,
+            )
+        else:
+            puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
         if not puzzles:
             continue
         example = next(

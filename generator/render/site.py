@@ -122,6 +122,9 @@ class VariantItem:
     lessons: list[LessonItem]
     english: bool = False
     """The course is in English: the variant's English name heads its pages."""
+    book_numbers: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    """The puzzle book's number of each puzzle (``book.puzzle_key``), when the course has the variant's
+    book in more than one language: the same puzzle keeps its number in every edition."""
 
     @property
     def name(self) -> str:
