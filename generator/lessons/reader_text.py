@@ -57,6 +57,7 @@ COMMAND_LINE = re.compile(
 NOT_A_SUBJECT = {
     "does", "did", "do", "can", "could", "will", "would", "shall", "should", "may", "might",
     "must", "to", "let", "lets", "make", "makes", "made", "help", "helps", "see", "sees", "watch",
+    "a", "an", "the", "each", "every", "any", "no", "one", "whose",
 }  # fmt: skip
 """Words after which a side's name is not the subject of a plural verb that follows it."""
 

@@ -58,9 +58,9 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         "the puzzle."
     )
     starts = (
-        _("In the game, Black make the first move.")
+        _("In the game, Black makes the first move.")
         if v.first_to_move
-        else _("In the game, White make the first move.")
+        else _("In the game, White makes the first move.")
     )
     out = [f"{intro} {starts}"]
     if g.numbering is Numbering.ALGEBRAIC:
