@@ -334,6 +334,8 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
         for key in ("themes", "difficulty", "caption", "margin", "margin_reason"):
             if bad((*pw, key)):
                 p.pop(key, None)
+        if "margin" not in p and isinstance(data.get("margin"), int) and not bad(("margin",)):
+            p["margin"] = data["margin"]  # the lesson's margin (a printed book's) for puzzles that set none
         puzzle = b.puzzle(p, pw)
         if puzzle is not None:
             puzzles.append(puzzle)
