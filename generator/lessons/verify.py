@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cache as proof_cache
+from ..puzzles.difficulty import solving_level
 from ..puzzles.search import BudgetExceeded, Solver, Stipulation
-from ..puzzles.themes import Line, auto_themes, difficulty
+from ..puzzles.themes import Line, auto_themes
 from ..rules import DamasError, IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
@@ -585,7 +586,7 @@ class Verifier:
 
         With a proof cache active (:mod:`generator.cache`) the verdict, failures included, is read
         from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
-        budget = resolve_budget(self.proof_budget)
+        budget = resolve_budget(self.proof_budget or self.lesson.proof_budget)
         cache = proof_cache.active()
         key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
         if cache is not None and self._replay(p, cache.get(PROOF_KIND, key)):
@@ -628,7 +629,6 @@ class Verifier:
         last = max(j for j in range(depth) if j % 2 == 0)
         moves: list[Move] = []
         defences: list[tuple[int, Move, list[Move]]] = []
-        choices = 0
         ok = True
         for j, step in enumerate(p.solution):
             here = game.position
@@ -660,7 +660,6 @@ class Verifier:
                     ok = False
             else:
                 replies = [m for m in here.legal_moves() if m != move]
-                choices += len(replies)
                 for r in replies[:3]:
                     after = here.variant.generator.apply(*here.state, r)
                     defences.append((j, r, solver.play_out(after, depth - j - 1)))
@@ -676,7 +675,7 @@ class Verifier:
                 moves=moves,
                 defences=defences,
                 themes=auto_themes(line),
-                difficulty=difficulty(line, choices),
+                difficulty=solving_level(pos, moves),
                 nodes=solver.nodes,
                 seconds=time.perf_counter() - started,
             )

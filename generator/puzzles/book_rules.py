@@ -224,6 +224,14 @@ THEME_EN = {
 }
 
 
+def new_king_at_the_end(facts: LineFacts) -> bool:
+    """The solver crowns a man and that king is still on the board at the end (the engine's
+    ``coroação`` tag, :func:`generator.puzzles.themes.crowns`)."""
+    from .themes import Line, crowns
+
+    return crowns(Line(facts.start, facts.moves))
+
+
 def _double_offer(facts: LineFacts) -> bool:
     """One offer that costs two pieces (the opponent's capture takes two)."""
     return any(c.side == facts.defender and c.taken >= 2 for c in facts.captures)
@@ -237,7 +245,6 @@ def theme_problems(facts: LineFacts, themes: Iterable[str]) -> list[str]:
         for t in sorted(tags)
         if t in CHECKED_THEMES and not CHECKED_THEMES[t](facts)
     ]
-    crowned = facts.crowns(facts.attacker)
-    if crowned and not tags & {"coroação", "coroação forçada", "coroação na tomada"}:
-        out.append("the line crowns a man but no tag says so")
+    if new_king_at_the_end(facts) and not tags & {"coroação", "coroação forçada", "coroação na tomada"}:
+        out.append("the line ends with a new king but no tag says so")
     return out

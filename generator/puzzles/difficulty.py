@@ -118,3 +118,9 @@ def measure(facts: LineFacts) -> Measure:
         offers=facts.sacrifices,
         plies=len(facts.moves),
     )
+
+
+def solving_level(start: Position, moves: list[Move]) -> int:
+    """The level (1-5) of a proven line: what ``damas check`` records for a puzzle without an
+    author's level."""
+    return measure(LineFacts(start, tuple(moves))).level
