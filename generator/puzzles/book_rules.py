@@ -206,7 +206,7 @@ CHECKED_THEMES = {
     "tomada em cadeia": lambda f: any(c.taken >= 3 for c in f.captures if c.side == f.attacker),
     "três por um": lambda f: any(c.taken >= 3 for c in f.captures if c.side == f.attacker),
     "coroação na tomada": lambda f: any(c.promotes for c in f.captures if c.side == f.attacker),
-    "coroação forçada": lambda f: f.crowns(f.attacker),
+    "coroação forçada": lambda f: bool(f.crownings),  # in the losing games: the opponent is made to crown
     "entrega dupla": lambda f: f.sacrifices >= 2 or _double_offer(f),
 }
 """Theme tags (Portuguese keys; the English twins use :data:`THEME_EN`) that are facts of the line."""
@@ -238,8 +238,11 @@ def _double_offer(facts: LineFacts) -> bool:
 
 
 def theme_problems(facts: LineFacts, themes: Iterable[str]) -> list[str]:
-    """Tags the line contradicts, and a crowning the tags leave out."""
-    tags = {THEME_EN.get(t, t) for t in themes}
+    """Tags the line contradicts, and a crowning the printed theme line leaves out (the printed
+    line is the author's tags plus the engine's, :func:`generator.puzzles.themes.auto_themes`)."""
+    from .themes import Line, auto_themes
+
+    tags = {THEME_EN.get(t, t) for t in themes} | set(auto_themes(Line(facts.start, facts.moves)))
     out = [
         f"tagged {t!r} but the line does not show it"
         for t in sorted(tags)

@@ -4,7 +4,7 @@ Three things make a combination hard to find, and each is measured on the proven
 
 * **how deep one must look** (``depth``): the shallowest search depth, in plies, at which the
   ``damas play`` engine (:class:`~generator.puzzles.engine.Engine`, the club player's eye) picks
-  the key, and still picks it one ply deeper.  A shot the engine sees at 1 ply is visible at a
+  the key.  A shot the engine sees at 1 ply is visible at a
   glance; one it only finds at 7 plies asks the solver to calculate.  Capped at
   :data:`MAX_DEPTH` + 1 when the engine never settles on the key.
 * **how many tempting first moves there are** (``tempting``): the other first moves that look as
@@ -72,14 +72,12 @@ class Measure:
 
 
 def engine_depth(pos: Position, key: Move, max_depth: int = MAX_DEPTH) -> int:
-    """The shallowest depth at which the engine plays ``key`` and still plays it one ply deeper."""
+    """The shallowest depth at which the engine plays ``key``."""
     engine = Engine(pos.variant)
-    found: list[bool] = []
-    for depth in range(1, max_depth + 2):
+    for depth in range(1, max_depth + 1):
         engine.table.clear()
-        found.append(engine.search(pos, depth, node_limit=NODE_LIMIT).move == key)
-        if len(found) >= 2 and found[-1] and found[-2]:
-            return depth - 1
+        if engine.search(pos, depth, node_limit=NODE_LIMIT).move == key:
+            return depth
     return max_depth + 1
 
 
