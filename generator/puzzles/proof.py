@@ -39,9 +39,9 @@ from ..rules.move import Move
 from ..rules.notation import line_text
 from ..rules.position import Position
 from .dfpn import DfpnSolver
+from .difficulty import solving_level
 from .result import Problem, PuzzleResult, Refutation, Status
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
-from .difficulty import solving_level
 from .themes import Line, auto_themes
 from .tree import line_tree
 
