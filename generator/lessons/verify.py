@@ -495,7 +495,7 @@ class Verifier:
 
         With a proof cache active (:mod:`generator.cache`) the result, failures included, is read
         from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
-        budget = resolve_budget(self.proof_budget)
+        budget = resolve_budget(self.proof_budget or self.lesson.proof_budget)
         cache = proof_cache.active()
         key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
         result = _stored(cache.get(PROOF_KIND, key), p.position) if cache is not None else None

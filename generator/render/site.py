@@ -16,7 +16,7 @@ from ..lessons.verify import DiagramProof, PuzzleProof
 from ..puzzles.themes import THEMES, difficulty_words, theme_names
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
-from .answer import answer_text, comment, material
+from .answer import answer_text, comment, material, provenance
 from .interactive import Steps, View, diagram_replays, puzzle_play
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
@@ -79,6 +79,8 @@ class PuzzleItem:
     """The pieces left at the end of the main line, in words."""
     comment: str = ""
     """One line: the themes and what the combination achieves."""
+    provenance: str = ""
+    """The game the position comes from (archive, game number, move), empty when none."""
     final_svg_path: str | None = None
     """A small diagram of the final position, for lines long enough to need one."""
     final_svg: Svg | None = None
@@ -337,6 +339,7 @@ def plan_puzzle(
         answer=answer_text(pos, moves, branches),
         material=material(cur, lesson.language),
         comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
+        provenance=provenance(p.source, lesson.language),
         fen=pos.fen(),
         language=lesson.language,
         play=None
