@@ -16,9 +16,11 @@ For searches (both cores have these; the compiled ones skip ``Move`` objects):
 * ``gen.children(white, black, kings, turn, zobrist=None, h=0)`` -> ``(captures, children)``, one
   ``(white, black, kings, turn, hash)`` per legal move in the order of ``moves()``;
 * :func:`make_zobrist` ``(keys, black_to_move)`` -> ``hash(white, black, kings, turn)`` and
-  ``after(h, state, move)``, equal to ``generator.puzzles.search._Zobrist`` given its keys;
-* :func:`make_prover`: ``Solver.forced`` with its transposition table in C (tests/rules/kernel_solver.py
-  shows how a solver adopts it; bench/puzzles.py measures it).
+  ``after(h, state, move)``, equal to ``generator.puzzles.search._Zobrist`` given its keys.
+
+The puzzle searches' own compiled kernels (``generator/puzzles/_search.pyx``: the depth-first
+prover and df-pn) build on this one through ``_core.pxd``; :mod:`generator.puzzles.kernel` chooses
+them.
 """
 
 from __future__ import annotations
@@ -93,37 +95,12 @@ def make_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
     return PureZobrist(keys, black_to_move)
 
 
-def make_prover(gen: MoveGenerator, keys: list[list[int]], black_to_move: int, losing: bool, quiescence: int) -> Any:
-    """The compiled proof-search kernel (``_core.Prover``) for a compiled generator, or None.
-
-    It is ``generator.puzzles.search.Solver.forced`` in C (goals win, gain, promote): same
-    decisions, same node counts.  A solver adopts it by overriding ``prepare`` (also call
-    ``prover.prepare(goal, pieces, attacker, root_balance, root_kings)``) and ``forced`` (return
-    ``prover.forced(*state, plies, h)`` and add the growth of ``prover.nodes`` to its own count);
-    ``prover.node_limit`` bounds the nodes (``_core.NodeLimitReached``).  See ``KernelSolver`` in
-    tests/rules/test_core.py.
-    """
-    if _CORE is None or not isinstance(gen, CompiledMoveGenerator):
-        return None
-    return _CORE.Prover(gen.core, _compiled_zobrist(keys, black_to_move), losing, quiescence)
-
-
-def make_dfpn(prover: Any, leaf_plies: int, expanded_limit: int) -> Any:
-    """The compiled df-pn search (``_core.Dfpn``) over a compiled ``Prover``, or None without one.
-
-    It is ``generator.puzzles.dfpn.DfpnSolver``'s ``_mid`` in C: same tables, same order, same
-    node counts (tests/search/test_dfpn_kernel.py compares them on random positions).
-    """
-    if _CORE is None or prover is None:
-        return None
-    return _CORE.Dfpn(prover, leaf_plies, expanded_limit)
-
-
 _ZOBRISTS: dict[tuple[tuple[int, ...], ...], Any] = {}
 
 
-def _compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
-    """One compiled Zobrist table per key set (immutable; a solver is built per puzzle)."""
+def compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
+    """One compiled Zobrist table per key set (immutable; a solver is built per puzzle).  Only with
+    the compiled core (the puzzle search kernel, generator.puzzles.kernel, asks for it)."""
     ident = (*(tuple(row) for row in keys), (black_to_move,))
     z = _ZOBRISTS.get(ident)
     if z is None:
@@ -142,8 +119,7 @@ __all__ = [
     "COMPILED_AVAILABLE",
     "CompiledMoveGenerator",
     "active_core",
-    "make_dfpn",
+    "compiled_zobrist",
     "make_generator",
-    "make_prover",
     "make_zobrist",
 ]

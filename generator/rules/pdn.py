@@ -1085,7 +1085,7 @@ def game_to_pdn(
     variant = game.variant
     g = PdnGame(index=index, tags=dict(tags or {}), variant=variant)
     start = game.start
-    if start != variant.start():
+    if start != Position.start(variant):
         g.tags.setdefault("SetUp", "1")
         g.tags.setdefault("FEN", start.fen())
     pos = start
