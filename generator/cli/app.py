@@ -104,7 +104,7 @@ def cli() -> None:
 class Progress:
     """A rich progress bar on stderr when it is a terminal; silent otherwise (CI logs, pipes)."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    def __enter__(self):
         self.bar = None
         if sys.stderr.isatty():
             from rich.progress import Progress

@@ -176,8 +176,8 @@ def glossary_warnings(lessons: Iterable[object], glossary: Glossary | None = Non
     glossary; ``glossary`` replaces the bundled one for every language when given."""
     out: list[SourceError] = []
     for checked in lessons:
-        doc = checked.doc  # type: ignore[attr-defined]
-        g = glossary or bundled_glossary(checked.lesson.language)  # type: ignore[attr-defined]
+        doc = checked.doc  # type: ignore[attr-defined]  # a CheckedLesson (lessons.check imports this module)
+        g = glossary or bundled_glossary(checked.lesson.language)  # type: ignore[attr-defined]  # as above
         if g is None:
             continue
         for where, text in text_fields(doc.data):

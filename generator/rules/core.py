@@ -40,7 +40,7 @@ def _load() -> tuple[ModuleType | None, str]:
     if os.environ.get("DAMAS_PURE", "").strip() not in ("", "0"):
         return None, "DAMAS_PURE is set"
     try:
-        from . import _core  # type: ignore[attr-defined]
+        from . import _core  # type: ignore[attr-defined]  # a compiled extension: no stub
     except ImportError as exc:
         return None, "the extension is not built" if "_core" in str(exc) else f"the extension does not load: {exc}"
     return _core, ""
@@ -63,12 +63,13 @@ class CompiledMoveGenerator(MoveGenerator):
         super().__init__(variant)
         assert _CORE is not None
         self.core = _CORE.Core(self)
-        self.moves = self.core.moves  # type: ignore[method-assign]
-        self.count = self.core.count  # type: ignore[method-assign]
-        self.has_moves = self.core.has_moves  # type: ignore[method-assign]
-        self.apply = self.core.apply  # type: ignore[method-assign]
-        self.perft = self.core.perft  # type: ignore[method-assign]
-        self.children = self.core.children  # type: ignore[method-assign]
+        # the compiled methods replace the pure ones on this instance (same signatures, same results)
+        self.moves = self.core.moves  # type: ignore[method-assign]  # see above
+        self.count = self.core.count  # type: ignore[method-assign]  # see above
+        self.has_moves = self.core.has_moves  # type: ignore[method-assign]  # see above
+        self.apply = self.core.apply  # type: ignore[method-assign]  # see above
+        self.perft = self.core.perft  # type: ignore[method-assign]  # see above
+        self.children = self.core.children  # type: ignore[method-assign]  # see above
 
 
 def make_generator(variant: Variant, core: str | None = None) -> MoveGenerator:
@@ -104,7 +105,8 @@ def compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
     ident = (*(tuple(row) for row in keys), (black_to_move,))
     z = _ZOBRISTS.get(ident)
     if z is None:
-        z = _ZOBRISTS[ident] = _CORE.Zobrist(keys, black_to_move)  # type: ignore[union-attr]
+        assert _CORE is not None, "only with the compiled core"
+        z = _ZOBRISTS[ident] = _CORE.Zobrist(keys, black_to_move)
     return z
 
 

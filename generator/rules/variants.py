@@ -36,7 +36,7 @@ def _switch_value(kind: type, text: str, name: str) -> object:
         if t in ("black", "b"):
             return BLACK
         raise ValueError(f"{name} takes white or black, not '{text}'")
-    choices = {m.name.lower().replace("_", "-"): m for m in kind}  # type: ignore[attr-defined]
+    choices = {m.name.lower().replace("_", "-"): m for m in kind}  # type: ignore[attr-defined]  # an Enum here
     if t not in choices:
         raise ValueError(f"{name} takes one of {', '.join(choices)}, not '{text}'")
     return choices[t]
@@ -111,7 +111,7 @@ class Variant:
         unknown = sorted(set(changes) - set(RULE_SWITCHES))
         if unknown:
             raise ValueError(f"not a rule switch: {', '.join(unknown)} (switches: {', '.join(RULE_SWITCHES)})")
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)  # type: ignore[arg-type]  # names checked above, values by the caller
 
     def with_rule_text(self, text: str) -> Variant:
         """``with_rules`` from ``name=value`` text, as given on the command line
