@@ -301,7 +301,7 @@ EN_THEMES = {
     "três por um": "three-for-one",
     "entrega dupla": "double offer",
     "atração": "attraction",
-    "tomada em cadeia": "multiple capture",
+    "captura em cadeia": "multiple capture",
     "coroação forçada": "breakthrough",
 }
 """The authors' own tags in the English twins (the engine's tags are keys, translated when shown)."""

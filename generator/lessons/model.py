@@ -184,10 +184,10 @@ class _Builder:
         if "turn" not in data:
             self.fail((*where, "board"), "a drawn board needs 'turn: white' or 'turn: black'")
             return None
-        pos = self.board(data["board"], (*where, "board"), WHITE if data["turn"] == "white" else BLACK)
-        if pos is None or counters is None:
+        drawn = self.board(data["board"], (*where, "board"), WHITE if data["turn"] == "white" else BLACK)
+        if drawn is None or counters is None:
             return None
-        return pos, counters
+        return drawn, counters
 
     def counters(self, data: dict[str, Any], where: Path) -> Counters | None:
         raw = data.get("counters") or {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .. import cache as proof_cache
 from ..errors import DamasError
@@ -143,7 +143,7 @@ class Verifier:
             self.fail(text.where, str(exc))
             return None
 
-    def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | bool | None:
+    def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | Literal[False] | None:
         """The legal move named by the text, False if it names no legal move, None if unreadable or
         ambiguous (reported)."""
         sq = self.squares(pos, text)

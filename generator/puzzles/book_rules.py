@@ -22,7 +22,7 @@ The rules are documented in ``docs/mining.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..rules.position import Position
@@ -198,12 +198,12 @@ def duplicate_pairs(items: Sequence[tuple[str, LineFacts]]) -> list[tuple[str, s
     return out
 
 
-CHECKED_THEMES = {
+CHECKED_THEMES: dict[str, Callable[[LineFacts], bool]] = {
     "coroação": lambda f: f.crowns(f.attacker),
     "captura para trás": lambda f: bool(f.backward_by(f.attacker) or f.backward_by(f.defender)),
     "bloqueio": lambda f: f.defender_blocked,
-    "golpe de dama": lambda f: f.biggest_capture is not None and f.biggest_capture.king,
-    "tomada em cadeia": lambda f: any(c.taken >= 3 for c in f.captures if c.side == f.attacker),
+    "golpe de dama": lambda f: f.biggest_capture is not None and bool(f.biggest_capture.king),
+    "captura em cadeia": lambda f: any(c.taken >= 3 for c in f.captures if c.side == f.attacker),
     "três por um": lambda f: any(c.taken >= 3 for c in f.captures if c.side == f.attacker),
     "coroação na tomada": lambda f: any(c.promotes for c in f.captures if c.side == f.attacker),
     "coroação forçada": lambda f: bool(f.crownings),  # in the losing games: the opponent is made to crown
@@ -216,8 +216,8 @@ THEME_EN = {
     "backward capture": "captura para trás",
     "blocking": "bloqueio",
     "king shot": "golpe de dama",
-    "multiple capture": "tomada em cadeia",
-    "multiple jump": "tomada em cadeia",
+    "multiple capture": "captura em cadeia",
+    "multiple jump": "captura em cadeia",
     "three-for-one": "três por um",
     "double offer": "entrega dupla",
     "breakthrough": "coroação forçada",

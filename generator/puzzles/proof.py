@@ -306,7 +306,7 @@ class _Proof:
         first = self.line[j]
         plies = depth - j
         head = f"{here.move_text(first, long=True)} does not force {goal_words(self.stip)} within {plies} plies"
-        pos, played = here, []
+        pos, played = here, list[Move]()
         fallback = ""
         for k in range(j, depth):
             move = self.line[k]

@@ -17,6 +17,7 @@ from ..puzzles.themes import THEMES, difficulty_words, theme_names
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material, provenance
+from .comparison import ROWS
 from .interactive import Steps, View, diagram_replays, puzzle_play
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
@@ -388,8 +389,6 @@ def link_neighbours(items: list[VariantItem]) -> None:
 def link_same_rules(items: list[VariantItem]) -> None:
     """Link each diagram that demonstrates a rule of the comparison page to the diagram of the same
     rule in the other variants (the comparison's rows name the diagram ids)."""
-    from .comparison import ROWS  # the comparison module imports this one
-
     rule_ids = {row.anchor for row in ROWS if row.anchor}
     first: dict[str, dict[str, str]] = {}
     for item in items:
