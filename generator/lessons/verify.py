@@ -114,7 +114,7 @@ def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str
 
 class Verifier:
     proof_budget: int | None = None
-    """Node budget of each puzzle's proof (None: verify_puzzle.resolve_budget's default)."""
+    """Node budget of each puzzle's proof (None: the default of ``generator.puzzles.proof.resolve_budget``)."""
 
     def __init__(self, doc: Document, lesson: Lesson) -> None:
         self.doc = doc
