@@ -281,38 +281,59 @@ FINAL_DIAGRAM_PLIES = 5
 """Lines of at least this many plies get a small diagram of the final position in the answer key."""
 
 
-def plan_puzzle(
-    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
-) -> PuzzleItem:
-    pos = p.position
+def _played(p: Puzzle) -> tuple[list[str], list[Move], Position]:
+    """The printed solution's moves as long text, as moves, and the position they end in."""
     texts: list[str] = []
     moves: list[Move] = []
-    cur = pos
+    cur = p.position
     for step in p.solution:  # already verified: every move parses
         m = cur.parse_move(step.move.value)
         texts.append(cur.move_text(m, long=True))
         moves.append(m)
         cur = cur.play(m)
+    return texts, moves, cur
+
+
+@dataclass
+class _Proven:
+    """What a puzzle's proof adds to its page: the themes the engine recognised, the difficulty it
+    measured, and every defence with the solver's answer (as text and as branches of the answer key)."""
+
+    themes: list[str]
+    level: int | None
+    defences: list[str] = field(default_factory=list)
+    branches: list[tuple[int, Move, list[Move]]] = field(default_factory=list)
+
+
+def _proven(lesson: Lesson, p: Puzzle, proof: PuzzleProof | None) -> _Proven:
+    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
+    out = _Proven([t for t in p.themes if t not in THEMES], p.difficulty)
+    if proof is None:
+        return out
+    shown = theme_names(lesson.language)
+    out.themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in out.themes]
+    out.level = out.level or proof.difficulty
+    out.branches = list(proof.defences)
+    positions = [p.position]
+    for m in proof.moves:
+        positions.append(positions[-1].play(m))
+    for j, reply, rest in proof.defences:
+        before = positions[j]
+        out.defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    return out
+
+
+def plan_puzzle(
+    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
+) -> PuzzleItem:
+    pos = p.position
+    texts, moves, cur = _played(p)
     v = lesson.variant.name
     lang = _lang(lesson.language)
     svg = diagram(pos, lang=lang, uid=f"{v}-{lesson.slug}-p{number}")
     stip = stipulation_text(p, lesson.language)
-    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
-    themes = [t for t in p.themes if t not in THEMES]
-    shown = theme_names(lesson.language)
-    defences: list[str] = []
-    branches: list[tuple[int, Move, list[Move]]] = []
-    level = p.difficulty
-    if proof is not None:
-        themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in themes]
-        level = level or proof.difficulty
-        branches = list(proof.defences)
-        positions = [pos]
-        for m in proof.moves:
-            positions.append(positions[-1].play(m))
-        for j, reply, rest in proof.defences:
-            before = positions[j]
-            defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    proven = _proven(lesson, p, proof)
+    themes = proven.themes
     item = PuzzleItem(
         number=number,
         id=p.id,
@@ -323,10 +344,10 @@ def plan_puzzle(
         solution=" ".join(texts),
         solution_moves=[t.value for t in (s.move for s in p.solution)],
         themes=themes,
-        difficulty=level,
+        difficulty=proven.level,
         caption=p.caption or "",
-        defences=defences,
-        answer=answer_text(pos, moves, branches),
+        defences=proven.defences,
+        answer=answer_text(pos, moves, proven.branches),
         material=material(cur, lesson.language),
         comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
         fen=pos.fen(),

@@ -759,6 +759,7 @@ def _environment() -> Environment:
     return env
 
 
+# whole: the public keyword signature and its documentation are most of it; the body is one call
 def diagram(
     position: Position,
     *,
