@@ -34,6 +34,7 @@ from typing import TypeVar
 from .cache import Cache, open_cache, use
 from .course import Course, check_course
 from .cpus import usable_cpus
+from .errors import DamasError
 from .incremental import Unchanged, job_key, manifest_text, previous_manifest
 from .lessons.check import CheckedLesson, CheckReport, lesson_files
 from .lessons.source import SourceError
@@ -44,7 +45,7 @@ from .render.book import plan_books
 from .render.html import render_pages
 from .render.languages import Tree, language_trees, other_homes
 from .render.site import plan_site
-from .rules import VARIANTS, DamasError, Variant, get_variant
+from .rules import VARIANTS, Variant, get_variant
 from .workers import watch_parent
 
 __all__ = ["FORMATS", "MANIFEST", "BuildRefused", "BuildSummary", "build"]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import click
 
 from .. import __version__
-from ..rules import DamasError
+from ..errors import DamasError
 from ..terminal import printable
 
 EXIT_CONTENT = 1

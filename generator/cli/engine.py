@@ -7,7 +7,8 @@ import time
 
 import click
 
-from ..rules import VARIANTS, DamasError, Variant
+from ..errors import DamasError
+from ..rules import VARIANTS, Variant
 from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game

@@ -14,7 +14,8 @@ import time
 
 import click
 
-from ..rules import DamasError, Variant
+from ..errors import DamasError
+from ..rules import Variant
 from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.position import Position
