@@ -236,7 +236,7 @@ def write(config: Config, rendered: Rendered, progress: Progress | None = None) 
             summary.diagrams, summary.puzzles = rendered.diagrams, rendered.puzzles
             keep = Unchanged(dest if config.incremental else None)
             summary.pages = _write_files(root, rendered, keep, progress)
-            if rendered.pdfs:
+            if "pdf" in config.formats:
                 summary.reused = _write_pdfs(root, dest, config, rendered, previous, keep, progress)
                 summary.pdfs = len(rendered.pdfs)
             if "html" not in config.formats:
