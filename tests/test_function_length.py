@@ -20,7 +20,6 @@ WHOLE = "# whole:"
 
 NOT_YET = {
     "rules/": "layers",
-    "cli/mine.py": "layers",
     "rules/pdn.py": "hostile",
     "serve.py": "pages",
 }
