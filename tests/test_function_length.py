@@ -58,8 +58,10 @@ def long_functions(source: str, path: str, limit: int = LIMIT) -> list[Long]:
     return found
 
 
-def _owner(path: str) -> str | None:
-    return next((owner for prefix, owner in NOT_YET.items() if path == prefix or path.startswith(prefix)), None)
+def _entry(path: str) -> str | None:
+    """The most specific entry of :data:`NOT_YET` that covers ``path`` (``rules/pdn.py`` before ``rules/``)."""
+    covering = [prefix for prefix in NOT_YET if path == prefix or path.startswith(prefix)]
+    return max(covering, key=len, default=None)
 
 
 def _package() -> list[tuple[str, str]]:
@@ -81,12 +83,13 @@ def test_no_function_is_over_60_lines_without_saying_why() -> None:
     files = _package()
     assert files
     found = [f for path, text in files for f in long_functions(text, path)]
-    assert [str(f) for f in found if _owner(f.path) is None] == []
+    assert [str(f) for f in found if _entry(f.path) is None] == []
 
 
 def test_every_entry_of_the_allow_list_still_has_a_reason() -> None:
     found = [f for path, text in _package() for f in long_functions(text, path)]
-    stale = [prefix for prefix in NOT_YET if not any(f.path == prefix or f.path.startswith(prefix) for f in found)]
+    covered = {_entry(f.path) for f in found}
+    stale = [prefix for prefix in NOT_YET if prefix not in covered]
     assert stale == [], "nothing long is left there: remove these entries from NOT_YET"
 
 
