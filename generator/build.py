@@ -24,7 +24,7 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -133,7 +133,7 @@ class Rendered:
     """Everything the build writes, made in memory: file texts by path relative to the build root,
     and the PDFs as Typst jobs (compiled by :func:`write`, which needs the diagrams on disk)."""
 
-    svgs: dict[str, str]
+    svgs: Mapping[str, str]
     pages: dict[str, str]
     """HTML pages, the stylesheet and the script; empty without the ``html`` format."""
     pdfs: list[pdf_stage.PdfJob]

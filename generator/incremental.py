@@ -14,6 +14,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import __version__
@@ -39,7 +40,7 @@ def manifest_text(keys: dict[str, str]) -> str:
     return json.dumps({"damas": __version__, "pdf": keys}, indent=1)
 
 
-def job_key(job: pdf_stage.PdfJob, svgs: dict[str, str]) -> str:
+def job_key(job: pdf_stage.PdfJob, svgs: Mapping[str, str]) -> str:
     """Everything a PDF depends on, hashed: template, data, the diagrams it shows, the versions."""
     h = hashlib.sha256()
     h.update(f"damas {__version__} typst {pdf_stage.TYPST_VERSION}\n".encode())

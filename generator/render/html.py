@@ -132,12 +132,13 @@ def render_pages(
     course: Course | None = None,
     language: str | None = None,
     prefix: str = "",
-    others: list[tuple[str, str]] | None = None,
+    others: list[dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """Every page of one language's site tree: path relative to the build root -> HTML text.
 
     ``language`` defaults to the course's; ``prefix`` is the tree's folder under ``html/`` (``""`` for
-    the course language, ``"en/"`` for another); ``others`` are (name, home link) of the other trees."""
+    the course language, ``"en/"`` for another); ``others`` link the other trees' home pages
+    (generator/render/languages.py: other_homes)."""
     lang = language or (course.language if course is not None else DEFAULT_LANGUAGE)
     env = environment(lang, prefix)
     own = course is not None and course.source is not None and language in (None, course.language)
@@ -150,7 +151,7 @@ def render_pages(
     return pages
 
 
-def _common(t: Words, lang: str, pdf: bool, prefix: str, others: list[tuple[str, str]] | None) -> dict[str, Any]:
+def _common(t: Words, lang: str, pdf: bool, prefix: str, others: list[dict[str, str]] | None) -> dict[str, Any]:
     """What every page template of one language tree is given."""
     return {
         "t": t,
