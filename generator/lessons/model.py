@@ -54,6 +54,11 @@ class Diagram:
         return (*self.where, "claims", i)
 
 
+AUTHOR_KEY = "for_authors"
+"""The section key of the block meant for authors: Markdown shown in a box marked for authors, which
+the reader-text check (``reader_text``) skips."""
+
+
 @dataclass
 class Section:
     where: Path
@@ -61,6 +66,8 @@ class Section:
     title: str
     text: str
     diagrams: list[Diagram]
+    for_authors: str = ""
+    """Text for authors and teachers (command lines, file names): shown apart, never checked as reader text."""
 
 
 @dataclass
@@ -332,7 +339,9 @@ def _sections(data: dict[str, Any], b: _Builder, ok: _Usable) -> list[Section]:
             if diagram is not None:
                 diagrams.append(diagram)
         ident = s.get("id") if not ok.bad((*w, "id")) else None
-        sections.append(Section(w, ident, ok.text(s, "title", w), ok.text(s, "text", w), diagrams))
+        sections.append(
+            Section(w, ident, ok.text(s, "title", w), ok.text(s, "text", w), diagrams, ok.text(s, AUTHOR_KEY, w))
+        )
     return sections
 
 

@@ -51,6 +51,9 @@ class SectionItem:
     html: str
     blocks: list[dict[str, Any]]
     diagrams: list[DiagramItem]
+    authors_html: str = ""
+    """The section's block for authors (``for_authors``), shown apart in a box marked for authors."""
+    authors_blocks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -119,6 +122,9 @@ class VariantItem:
     lessons: list[LessonItem]
     english: bool = False
     """The course is in English: the variant's English name heads its pages."""
+    book_numbers: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    """The puzzle book's number of each puzzle (``book.puzzle_key``), when the course has the variant's
+    book in more than one language: the same puzzle keeps its number in every edition."""
 
     @property
     def name(self) -> str:
@@ -164,7 +170,7 @@ def stipulation_text(puzzle: Puzzle, language: str) -> str:
     if puzzle.goal == "win":
         return _("White to play and win.") if white else _("Black to play and win.")
     if puzzle.goal == "promote":
-        return _("White to play and crown a man.") if white else _("Black to play and crown a man.")
+        return _("White to play and get a king.") if white else _("Black to play and get a king.")
     if puzzle.goal == "draw":
         return _("White to play and draw.") if white else _("Black to play and draw.")
     if white:
@@ -218,7 +224,6 @@ def _alt(svg_position: Position, caption: str, language: str) -> str:
 
 def plan_lesson(checked: CheckedLesson) -> LessonItem:
     lesson = checked.lesson
-    v = lesson.variant.name
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
@@ -227,29 +232,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         items = []
         for d in s.diagrams:
             number += 1
-            proof = checked.proofs.get(d.where, DiagramProof())
-            uid = f"{v}-{lesson.slug}-{number}"
-            caption = d.caption or ""
-            items.append(
-                DiagramItem(
-                    number=number,
-                    anchor=anchors[number - 1],
-                    svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
-                    svg=_diagram_svg(d, proof, lesson, uid),
-                    alt=_alt(d.position, caption, lesson.language),
-                    caption=caption,
-                    caption_html=inline_html(caption),
-                    caption_runs=inline_runs(caption),
-                    claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
-                    fen=d.position.fen(),
-                    replays=diagram_replays(
-                        d.position,
-                        d.claims,
-                        View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
-                        steps,
-                    ),
-                )
-            )
+            items.append(plan_diagram(checked, d, number, anchors[number - 1], steps))
         sections.append(
             SectionItem(
                 title=s.title,
@@ -257,6 +240,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                 html=to_html(s.text),
                 blocks=to_blocks(s.text),
                 diagrams=items,
+                authors_html=to_html(s.for_authors) if s.for_authors else "",
+                authors_blocks=to_blocks(s.for_authors) if s.for_authors else [],
             )
         )
     puzzles = [
@@ -274,6 +259,33 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         sections=sections,
         puzzles=puzzles,
         step_svgs=steps.svgs,
+    )
+
+
+def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str, steps: Steps) -> DiagramItem:
+    """The ``number``-th diagram of a lesson: its picture drawn from the check's proof (the arrows and
+    the route it found), its texts, and the replays of the lines claimed on it."""
+    lesson = checked.lesson
+    v = lesson.variant.name
+    proof = checked.proofs.get(d.where, DiagramProof())
+    caption = d.caption or ""
+    return DiagramItem(
+        number=number,
+        anchor=anchor,
+        svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
+        svg=_diagram_svg(d, proof, lesson, f"{v}-{lesson.slug}-{number}"),
+        alt=_alt(d.position, caption, lesson.language),
+        caption=caption,
+        caption_html=inline_html(caption),
+        caption_runs=inline_runs(caption),
+        claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
+        fen=d.position.fen(),
+        replays=diagram_replays(
+            d.position,
+            d.claims,
+            View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
+            steps,
+        ),
     )
 
 
