@@ -12,7 +12,8 @@ from .app import EXIT_CONTENT
 from .common import VARIANT
 from .place import COURSE_OPTION, locate_course
 
-if TYPE_CHECKING:  # the command loads the worksheet package only when it runs (generator/cli/app.py)
+if TYPE_CHECKING:  # the command loads these packages only when it runs (generator/cli/app.py)
+    from ..i18n import Translator
     from ..worksheet import Candidate, Filters
 
 
@@ -143,7 +144,7 @@ def _candidates(paths: list[str | Path], variant: Variant, lang: str, proof_budg
             raise
 
 
-def subtitle(tr, count: int, themes: tuple[str, ...], levels: tuple[int, int] | None) -> str:  # type: ignore[no-untyped-def]
+def subtitle(tr: Translator, count: int, themes: tuple[str, ...], levels: tuple[int, int] | None) -> str:
     """``12 exercícios · golpe de dama · níveis 2 a 3``."""
     parts = [tr.ngettext("%(num)s puzzle", "%(num)s puzzles", count) % {"num": tr.number(count)}]
     parts += [theme_label(t, tr.language) for t in themes]
