@@ -142,26 +142,36 @@ def render_pages(
     lang = language or (course.language if course is not None else DEFAULT_LANGUAGE)
     env = environment(lang, prefix)
     own = course is not None and course.source is not None and language in (None, course.language)
-    t = page_words(lang, course if own else None)
-    tr = t.tr
-    names = file_names(lang)
-    pdf_up = "../" * (prefix.count("/") + 1) + "pdf/" + prefix
-    common: dict[str, Any] = {
+    common = _common(page_words(lang, course if own else None), lang, pdf, prefix, others)
+    pages = _root_pages(env, site, common, lang, prefix)
+    pages.update(_variant_pages(env, site, common, lang, prefix))
+    if not prefix:  # one stylesheet and one script for every language tree
+        pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    pages.update(interactive_pages(env, site, common, prefix))
+    return pages
+
+
+def _common(t: Words, lang: str, pdf: bool, prefix: str, others: list[dict[str, str]] | None) -> dict[str, Any]:
+    """What every page template of one language tree is given."""
+    return {
         "t": t,
         "version": __version__,
-        "lang": tr.html_lang,
+        "lang": t.tr.html_lang,
         "pdf": pdf,
-        "names": names,
-        "pdf_up": pdf_up,
+        "names": file_names(lang),
+        "pdf_up": "../" * (prefix.count("/") + 1) + "pdf/" + prefix,
         "others": others or [],
         "anchors": anchor_names(lang),
         "up": "../" * prefix.count("/"),
         "js_words": js_words(lang),
+        "has_glossary": bundled_glossary(lang) is not None,
     }
-    base = f"html/{prefix}"
+
+
+def _root_pages(env: Environment, site: Site, common: dict[str, Any], lang: str, prefix: str) -> dict[str, str]:
+    """The home page, the rules compared (with more than one variant) and the glossary."""
+    t, names, base = common["t"], common["names"], f"html/{prefix}"
     comparison = len(site.variants) > 1
-    glossary = bundled_glossary(lang)
-    common["has_glossary"] = glossary is not None
     pages = {
         f"{base}index.html": env.get_template("home.html.j2").render(
             site=site, title=t.home_title, root="", comparison=comparison, **common
@@ -171,11 +181,19 @@ def render_pages(
         pages[f"{base}{names['comparison']}.html"] = env.get_template("comparison.html.j2").render(
             table=comparison_table(site, lang), title=t.comparison, root="", wide=True, **common
         )
+    glossary = bundled_glossary(lang)
     if glossary is not None:
         pages[f"{base}{names['glossary']}.html"] = env.get_template("glossary.html.j2").render(
             glossary=glossary, title=glossary.title, root="", **common
         )
+    return pages
+
+
+def _variant_pages(env: Environment, site: Site, common: dict[str, Any], lang: str, prefix: str) -> dict[str, str]:
+    """Each variant's index, its puzzle book (when it has puzzles) and its lessons."""
+    names, base = common["names"], f"html/{prefix}"
     books = {b.variant.name: b for b in plan_books(site, lang)}
+    pages = {}
     for v in site.variants:
         book = books.get(v.name)
         pages[f"{base}{v.name}/index.html"] = env.get_template("variant.html.j2").render(
@@ -193,9 +211,6 @@ def render_pages(
                 root="../",
                 **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
-    if not prefix:  # one stylesheet and one script for every language tree
-        pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    pages.update(interactive_pages(env, site, common, prefix))
     return pages
 
 

@@ -227,7 +227,6 @@ def _alt(svg_position: Position, caption: str, language: str) -> str:
 
 def plan_lesson(checked: CheckedLesson) -> LessonItem:
     lesson = checked.lesson
-    v = lesson.variant.name
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
@@ -236,29 +235,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         items = []
         for d in s.diagrams:
             number += 1
-            proof = checked.proofs.get(d.where, DiagramProof())
-            uid = f"{v}-{lesson.slug}-{number}"
-            caption = d.caption or ""
-            items.append(
-                DiagramItem(
-                    number=number,
-                    anchor=anchors[number - 1],
-                    svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
-                    svg=_diagram_svg(d, proof, lesson, uid),
-                    alt=_alt(d.position, caption, lesson.language),
-                    caption=caption,
-                    caption_html=inline_html(caption),
-                    caption_runs=inline_runs(caption),
-                    claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
-                    fen=d.position.fen(),
-                    replays=diagram_replays(
-                        d.position,
-                        d.claims,
-                        View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
-                        steps,
-                    ),
-                )
-            )
+            items.append(plan_diagram(checked, d, number, anchors[number - 1], steps))
         sections.append(
             SectionItem(
                 title=s.title,
@@ -288,42 +265,90 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     )
 
 
+def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str, steps: Steps) -> DiagramItem:
+    """The ``number``-th diagram of a lesson: its picture drawn from the check's proof (the arrows and
+    the route it found), its texts, and the replays of the lines claimed on it."""
+    lesson = checked.lesson
+    v = lesson.variant.name
+    proof = checked.proofs.get(d.where, DiagramProof())
+    caption = d.caption or ""
+    return DiagramItem(
+        number=number,
+        anchor=anchor,
+        svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
+        svg=_diagram_svg(d, proof, lesson, f"{v}-{lesson.slug}-{number}"),
+        alt=_alt(d.position, caption, lesson.language),
+        caption=caption,
+        caption_html=inline_html(caption),
+        caption_runs=inline_runs(caption),
+        claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
+        fen=d.position.fen(),
+        replays=diagram_replays(
+            d.position,
+            d.claims,
+            View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
+            steps,
+        ),
+    )
+
+
 FINAL_DIAGRAM_PLIES = 5
 """Lines of at least this many plies get a small diagram of the final position in the answer key."""
+
+
+def _played(p: Puzzle) -> tuple[list[str], list[Move], Position]:
+    """The printed solution's moves as long text, as moves, and the position they end in."""
+    texts: list[str] = []
+    moves: list[Move] = []
+    cur = p.position
+    for step in p.solution:  # already verified: every move parses
+        m = cur.parse_move(step.move.value)
+        texts.append(cur.move_text(m, long=True))
+        moves.append(m)
+        cur = cur.play(m)
+    return texts, moves, cur
+
+
+@dataclass
+class _Proven:
+    """What a puzzle's proof adds to its page: the themes the engine recognised, the difficulty it
+    measured, and every defence with the solver's answer (as text and as branches of the answer key)."""
+
+    themes: list[str]
+    level: int | None
+    defences: list[str] = field(default_factory=list)
+    branches: list[tuple[int, Move, list[Move]]] = field(default_factory=list)
+
+
+def _proven(lesson: Lesson, p: Puzzle, proof: PuzzleProof | None) -> _Proven:
+    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
+    out = _Proven([t for t in p.themes if t not in THEMES], p.difficulty)
+    if proof is None:
+        return out
+    shown = theme_names(lesson.language)
+    out.themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in out.themes]
+    out.level = out.level or proof.difficulty
+    out.branches = list(proof.defences)
+    positions = [p.position]
+    for m in proof.moves:
+        positions.append(positions[-1].play(m))
+    for j, reply, rest in proof.defences:
+        before = positions[j]
+        out.defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    return out
 
 
 def plan_puzzle(
     lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
 ) -> PuzzleItem:
     pos = p.position
-    texts: list[str] = []
-    moves: list[Move] = []
-    cur = pos
-    for step in p.solution:  # already verified: every move parses
-        m = cur.parse_move(step.move.value)
-        texts.append(cur.move_text(m, long=True))
-        moves.append(m)
-        cur = cur.play(m)
+    texts, moves, cur = _played(p)
     v = lesson.variant.name
     lang = _lang(lesson.language)
     svg = diagram(pos, lang=lang, uid=f"{v}-{lesson.slug}-p{number}")
     stip = stipulation_text(p, lesson.language)
-    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
-    themes = [t for t in p.themes if t not in THEMES]
-    shown = theme_names(lesson.language)
-    defences: list[str] = []
-    branches: list[tuple[int, Move, list[Move]]] = []
-    level = p.difficulty
-    if proof is not None:
-        themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in themes]
-        level = level or proof.difficulty
-        branches = list(proof.defences)
-        positions = [pos]
-        for m in proof.moves:
-            positions.append(positions[-1].play(m))
-        for j, reply, rest in proof.defences:
-            before = positions[j]
-            defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    proven = _proven(lesson, p, proof)
+    themes = proven.themes
     item = PuzzleItem(
         number=number,
         id=p.id,
@@ -334,10 +359,10 @@ def plan_puzzle(
         solution=" ".join(texts),
         solution_moves=[t.value for t in (s.move for s in p.solution)],
         themes=themes,
-        difficulty=level,
+        difficulty=proven.level,
         caption=p.caption or "",
-        defences=defences,
-        answer=answer_text(pos, moves, branches),
+        defences=proven.defences,
+        answer=answer_text(pos, moves, proven.branches),
         material=material(cur, lesson.language),
         comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
         provenance=provenance(p.source, lesson.language),

@@ -359,6 +359,7 @@ def test_bad_file(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_errors_are_sorted_and_printable(name: str) -> None:
     errors = _report(name).errors
+    assert errors, f"{name}: no error"
     assert errors == sorted(errors)
     for e in errors:
         assert e.line >= 1 and e.col >= 1

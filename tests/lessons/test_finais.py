@@ -52,6 +52,7 @@ def test_each_win_is_on_its_page(variant: str) -> None:
 
 def test_every_variant_has_an_endgame_page_that_checks() -> None:
     pages = sorted(COURSE.glob("*/finais.yaml"))
+    assert len(pages) >= len(WINS)
     assert {p.parent.name for p in pages} == {p.parent.name for p in COURSE.glob("*/regras.yaml")}
     report = check_paths(pages)
     assert report.ok, "\n".join(map(str, report.errors))

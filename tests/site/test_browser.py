@@ -18,7 +18,6 @@ pytestmark = [
 ]
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 
-SHOTS = Path("/tmp/damas-build-screenshots")
 LESSON_PAGES = [
     "american/regras.html",
     "american/golpes.html",
@@ -86,7 +85,7 @@ def test_solution_hidden_until_summary_clicked(page: Any, built: Built, name: st
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_usable_at_phone_width(browser: Any, built: Built, name: str) -> None:
+def test_usable_at_phone_width(browser: Any, built: Built, name: str, tmp_path: Path) -> None:
     context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=1)
     try:
         page = context.new_page()
@@ -103,8 +102,7 @@ def test_usable_at_phone_width(browser: Any, built: Built, name: str) -> None:
         assert sizes["main"] <= sizes["inner"] + 0.5, f"{name}: main wider than the screen: {sizes}"
         assert all(right <= sizes["inner"] + 0.5 for right in sizes["images"]), f"{name}: image off screen"
         if name in ("american/regras.html", "comparacao.html"):
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            shot = SHOTS / f"phone-{name.replace('/', '-')}.png"
+            shot = tmp_path / f"phone-{name.replace('/', '-')}.png"
             page.screenshot(path=str(shot), full_page=True)
             assert shot.stat().st_size > 5000
     finally:
@@ -133,15 +131,17 @@ def test_print_is_a_worksheet(page: Any, built: Built, name: str) -> None:
     assert page.locator("details > summary").first.is_hidden(), f"{name}: a toggle is printed"
 
 
-def test_screenshots(page: Any, built: Built) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_screenshots(page: Any, built: Built, tmp_path: Path) -> None:
+    """Pictures of the pages (kept in pytest's temporary folder of the run, to look at)."""
     for name in ("american/regras.html", "american/livro-de-golpes.html", "index.html", "comparacao.html"):
         open_page(page, built, name)
-        shot = SHOTS / f"desktop-{name.replace('/', '-')}.png"
+        shot = tmp_path / f"desktop-{name.replace('/', '-')}.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 5000
     open_page(page, built, "american/golpes.html")
     page.get_by_text("Solução", exact=True).first.click()
-    page.screenshot(path=str(SHOTS / "desktop-american-golpes-open.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "desktop-american-golpes-open.png"), full_page=True)
     page.emulate_media(media="print")
-    page.screenshot(path=str(SHOTS / "print-american-golpes.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "print-american-golpes.png"), full_page=True)
+    for shot in ("desktop-american-golpes-open.png", "print-american-golpes.png"):
+        assert (tmp_path / shot).stat().st_size > 5000

@@ -23,7 +23,6 @@ from generator.rules.variants import VARIANTS
 
 from .helpers import chromium_path, write_course, write_lesson
 
-SHOTS = Path("/tmp/damas-build-screenshots")
 PUZZLE_FEN = "W:W26,31,32:B1,17,19"
 SOLUTION = ["26-23", "19x26", "31x22x13"]
 
@@ -473,20 +472,20 @@ def test_print_hides_the_controls(page: Any, site: Path, name: str) -> None:
 
 
 @pytestmark_browser
-def test_screenshots(page: Any, site: Path) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_screenshots(page: Any, site: Path, tmp_path: Path) -> None:
+    """Pictures of the interactive parts (kept in pytest's temporary folder of the run, to look at)."""
     _open(page, site, "american/golpes.html")
     puzzle = _solve_panel(page)
     _square(puzzle, "26").click()
-    puzzle.screenshot(path=str(SHOTS / "interactive-solve-selected.png"))
+    puzzle.screenshot(path=str(tmp_path / "interactive-solve-selected.png"))
     _open(page, site, "american/linhas.html")
     page.get_by_role("button", name="Próximo lance").first.click()
     page.get_by_role("button", name="Próximo lance").first.click()
-    page.locator("figure.diagram").first.screenshot(path=str(SHOTS / "interactive-replay.png"))
+    page.locator("figure.diagram").first.screenshot(path=str(tmp_path / "interactive-replay.png"))
     _editor(page, site)
     page.select_option("#ed-variant", "american")
     page.fill("#ed-fen-in", "W:W21,22,K30:B9,10,K5")
     page.click("#ed-read")
-    page.screenshot(path=str(SHOTS / "interactive-editor.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "interactive-editor.png"), full_page=True)
     for shot in ("interactive-solve-selected.png", "interactive-replay.png", "interactive-editor.png"):
-        assert (SHOTS / shot).stat().st_size > 3000
+        assert (tmp_path / shot).stat().st_size > 3000
