@@ -21,6 +21,7 @@ from .book import plan_books
 from .comparison import comparison_table
 from .interactive import editor_tables
 from .jswords import js_words
+from .liveboard import board_style
 from .names import file_names
 from .site import Site
 
@@ -90,6 +91,7 @@ WORDS = {
     "lessons_nav": N_("Lessons of this variant"),
     "glossary": N_("Glossary"),
     "glossary_avoid": N_("Other words, which these pages do not use"),
+    "in_the_book": N_("These puzzles are in the puzzle book of this variant, where you solve them on the board:"),
 }
 """The pages' interface words (attribute of :class:`Words` -> English msgid)."""
 
@@ -182,20 +184,33 @@ def render_pages(
         )
         if book is not None:
             pages[f"{base}{v.name}/{names['book']}.html"] = env.get_template("book.html.j2").render(
-                book=book, title=f"{book.title} · {v.title}", root="../", words=difficulty_words(lang), **common
+                book=book,
+                title=f"{book.title} · {v.title}",
+                root="../",
+                words=difficulty_words(lang),
+                boards=styles([bp.item.board for bp in book.puzzles]),
+                **common,
             )
+        numbers = {(bp.lesson, bp.item.id): bp.number for bp in book.puzzles} if book is not None else {}
         for lesson in v.lessons:
             pages[f"{base}{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
                 lesson=lesson,
                 v=v,
                 title=f"{lesson.title} · {v.title}",
                 root="../",
+                boards=styles([d.board for d in lesson.diagrams]),
+                book_numbers={p.id: numbers[(lesson.slug, p.id)] for p in lesson.puzzles},
                 **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
     if not prefix:  # one stylesheet and one script for every language tree
         pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
     pages.update(interactive_pages(env, site, common, prefix))
     return pages
+
+
+def styles(boards: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The board styles a page's drawn boards name (generator/render/liveboard.py), once each."""
+    return {key: board_style(key) for key in sorted({b["b"] for b in boards})}
 
 
 def interactive_pages(env: Environment, site: Site, common: dict[str, Any], prefix: str = "") -> dict[str, str]:
