@@ -186,13 +186,21 @@ def variant_errors(course: Course, checked: list[Any]) -> list[SourceError]:
 
 
 def check_course(
-    course: Course, paths: Iterable[str | os.PathLike[str]] | None = None, *, glossary: Glossary | None = None
+    course: Course,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    glossary: Glossary | None = None,
+    check: Any = None,
 ) -> CheckReport:
-    """Check the course's lessons (or ``paths`` inside it), plus the course-level rules."""
+    """Check the course's lessons (or ``paths`` inside it), plus the course-level rules (``check``:
+    see :func:`generator.lessons.check.check_paths`)."""
     from .lessons.check import check_paths
 
     report = check_paths(
-        list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget, glossary=glossary
+        list(paths) if paths is not None else [course.lessons],
+        proof_budget=course.proof_budget,
+        glossary=glossary,
+        check=check,
     )
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()

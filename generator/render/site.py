@@ -6,6 +6,7 @@ so the two outputs show the same diagrams, captions and numbering.  Nothing is w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -363,12 +364,22 @@ def plan_puzzle(
     return item
 
 
-def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english: bool = False) -> Site:
-    """Pages for ``variants`` (in that order) from the checked lessons of those variants."""
+def plan_site(
+    checked: list[CheckedLesson],
+    variants: list[Variant],
+    *,
+    english: bool = False,
+    plan: Callable[[CheckedLesson], LessonItem] | None = None,
+) -> Site:
+    """Pages for ``variants`` (in that order) from the checked lessons of those variants.
+
+    ``plan`` plans one lesson (default :func:`plan_lesson`); ``damas serve`` passes one that keeps
+    the plans of lessons that did not change."""
+    plan = plan or plan_lesson
     by_variant: dict[str, list[LessonItem]] = {v.name: [] for v in variants}
     for c in checked:
         if c.lesson.variant.name in by_variant:
-            by_variant[c.lesson.variant.name].append(plan_lesson(c))
+            by_variant[c.lesson.variant.name].append(plan(c))
     items = []
     for v in variants:
         lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))
