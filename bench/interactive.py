@@ -144,12 +144,16 @@ def _size(url: str) -> int:
 
 
 def _get(port: int, path: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
-    response = conn.getresponse()
-    body = response.read().decode("utf-8", "replace")
-    conn.close()
-    return response.status, body
+    """The status and body of ``path`` (a server that holds requests while it rebuilds is waited for)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    try:
+        conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
+        response = conn.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    except (ConnectionError, TimeoutError):
+        return 0, ""
+    finally:
+        conn.close()
 
 
 def _wait(port: int, path: str, test: Any, limit: float = 300) -> float:
@@ -282,11 +286,11 @@ def main() -> int:
     runs = []
     for name, folder in _pairs(args.built):
         runs.append(measure(name, None, folder, args))
-        print(f"measured {name}", file=sys.stderr)
+        print(table(runs) + "\n", file=sys.stderr)
     trees = _pairs(args.tree) or [("this tree", ROOT)]
     for name, folder in trees:
         runs.append(measure(name, folder, None, args))
-        print(f"measured {name}", file=sys.stderr)
+        print(table(runs) + "\n", file=sys.stderr)
     print(table(runs))
     return 0
 
