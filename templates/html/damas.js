@@ -313,7 +313,7 @@
   }
 
   function boardOf(el) {
-    var host = el.closest("figure, li.puzzle");
+    var host = hostOf(el);
     var box = host ? host.querySelector(".board[data-board]") : null;
     return box ? board(box) : null;
   }
@@ -996,9 +996,15 @@
     host.querySelectorAll("[data-solve]").forEach(initSolve);
   }
 
+  /* the element that holds a board and its controls: a puzzle of the book, or a lesson's figure */
+  function hostOf(el) {
+    return el.closest("li.puzzle") || el.closest("figure");
+  }
+
   function wakeAll() {
-    document.querySelectorAll("figure, li.puzzle").forEach(function (host) {
-      if (host.querySelector(".board[data-board]")) wake(host);
+    document.querySelectorAll(".board[data-board]").forEach(function (box) {
+      var host = hostOf(box);
+      if (host) wake(host);
     });
   }
 
@@ -1008,7 +1014,7 @@
     document.querySelectorAll(".board[data-board]").forEach(function (box) {
       var style = STYLES[JSON.parse(box.getAttribute("data-board")).b];
       if (style) box.style.aspectRatio = style.w + " / " + style.h;
-      var host = box.closest("figure, li.puzzle");
+      var host = hostOf(box);
       if (host) hosts.push(host);
     });
     if (!window.IntersectionObserver) {
@@ -1027,7 +1033,7 @@
     /* a link to one puzzle (#p12) wakes it at once, so its controls are there when it is reached */
     function fromHash() {
       var target = location.hash && document.getElementById(location.hash.slice(1));
-      var host = target && target.closest("figure, li.puzzle");
+      var host = target && hostOf(target);
       if (host && host.querySelector(".board[data-board]")) wake(host);
     }
     window.addEventListener("hashchange", fromHash);
