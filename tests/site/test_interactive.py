@@ -390,10 +390,8 @@ def test_solve_by_keyboard_only(page: Any, site: Path) -> None:
     status = puzzle.locator(".solve-status")
     pos, main = _moves(PUZZLE_FEN, SOLUTION)
     # Tab reaches the board, then the arrow keys go from piece to piece
-    _tab_to(
-        page,
-        "el.closest('li.puzzle') && el.closest('.board-overlay') && el.closest('li.puzzle').contains(document.querySelector('[data-square=\"26\"]'))",
-    )
+    puzzle.evaluate("el => el.setAttribute('data-target', '1')")
+    _tab_to(page, "el.closest('.board-overlay') && el.closest('li.puzzle').dataset.target")
     origin = pos.square_name(main[0].origin)
     for _ in range(10):
         if page.evaluate("() => document.activeElement.getAttribute('data-square')") == origin:
@@ -652,3 +650,52 @@ def test_screenshots(page: Any, site: Path) -> None:
     page.screenshot(path=str(SHOTS / "interactive-editor.png"), full_page=True)
     for shot in ("interactive-solve-selected.png", "interactive-replay.png", "interactive-editor.png"):
         assert (SHOTS / shot).stat().st_size > 3000
+
+
+# -- the home page ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture course's pages as ``damas build`` renders them with PDFs (the PDFs themselves are not
+    compiled: only where the links sit on the page matters here)."""
+    from generator.course import Course
+    from generator.course import check_course as check
+    from generator.render.site import plan_site
+    from generator.render.website import site_files
+
+    base = tmp_path_factory.mktemp("home")
+    lessons = write_course(base / "lessons")
+    write_lesson(lessons, "american", "linhas", LINES)
+    write_lesson(lessons, "american", "shots", ENGLISH)
+    course = Course(base, lessons)
+    report = check(course)
+    assert report.ok, report.errors
+    site = plan_site(report.lessons, [VARIANTS["american"], VARIANTS["brazilian"]])
+    for path, text in site_files(site, course, pdf=True).items():
+        (base / path).parent.mkdir(parents=True, exist_ok=True)
+        (base / path).write_text(text, encoding="utf-8")
+    return base / "html"
+
+
+@pytestmark_browser
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+def test_home_shows_books_print_set_editor_and_language_without_scrolling(
+    browser: Any, home: Path, viewport: tuple[int, int]
+) -> None:
+    width, height = viewport
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto((home / "index.html").as_uri(), wait_until="load")
+    wanted = {
+        "book": page.locator('a[href$="/livro-de-golpes.html"]'),
+        "print set": page.locator('table.home-index a[href$="/tabuleiro.pdf"]'),
+        "editor": page.locator('a[href="editor.html"]'),
+        "language": page.locator('a[hreflang="en"]'),
+    }
+    for what, links in wanted.items():
+        assert links.count() > 0, f"no {what} link on the home page"
+        box = links.first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height, f"{what} is below the fold at {viewport}"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"{what} is off the side at {viewport}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    page.close()

@@ -14,7 +14,6 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import pytest
