@@ -361,9 +361,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         state = self.preview.state
         sent = -1
+
+        def news() -> bool:
+            return state.closing or state.generation != sent
+
         while True:
             with state.changed:
-                state.changed.wait_for(lambda s=sent: state.closing or state.generation != s, timeout=15)
+                state.changed.wait_for(news, timeout=15)
                 if state.closing:
                     return
                 current = state.generation

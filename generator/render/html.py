@@ -139,7 +139,7 @@ def render_pages(
     course: Course | None = None,
     language: str | None = None,
     prefix: str = "",
-    others: list[tuple[str, str]] | None = None,
+    others: list[dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """Every page of one language's site tree: path relative to the build root -> HTML text.
 
@@ -159,7 +159,7 @@ def page_plan(
     course: Course | None = None,
     language: str | None = None,
     prefix: str = "",
-    others: list[tuple[str, str]] | None = None,
+    others: list[dict[str, str]] | None = None,
 ) -> dict[str, Render]:
     """:func:`render_pages` not yet rendered: path -> a function that renders it, so a caller that
     knows which pages a change touches (``damas serve``) renders only those."""
