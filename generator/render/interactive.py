@@ -145,6 +145,26 @@ def proof_lines(main: Sequence[Move], defences: Sequence[tuple[int, Move, Sequen
     return lines
 
 
+def tree_lines(position: Position, tree: Any) -> list[list[Move]]:
+    """Every line of a proof's solution tree (:class:`generator.puzzles.tree.SolutionTree`) below its
+    first solution (the key): each defence at every defender ply, with the solver's answer to it, to
+    the printed depth; the printed line first, as the tree keeps it."""
+    lines: list[list[Move]] = []
+
+    def walk(pos: Position, node: Any, line: list[Move]) -> None:
+        move = pos.parse_move(node.move)
+        line = [*line, move]
+        after = pos.play(move)
+        if not node.replies:
+            lines.append(line)
+        for reply in node.replies:
+            walk(after, reply, line)
+
+    if tree is not None and tree.solutions:
+        walk(position, tree.solutions[0], [])
+    return lines
+
+
 def page_tree(
     position: Position,
     stipulation: str,
@@ -240,10 +260,16 @@ def puzzle_play(
     *,
     key: str,
     profile: Any,
+    tree: Any = None,
 ) -> dict[str, Any]:
     """Everything the solve-on-the-board panel of one puzzle needs (from the proof cache when the
-    puzzle, its proof, its rules and the code are unchanged)."""
-    lines = proof_lines(main, defences)
+    puzzle, its proof, its rules and the code are unchanged).
+
+    The lines come from the proof: its solution ``tree`` (every defence to the printed depth) when it
+    has one whose key is the main line's, else the main line and the answer key's ``defences``."""
+    lines = tree_lines(position, tree)
+    if not lines or lines[0][:1] != main[:1]:
+        lines = proof_lines(main, defences)
 
     def compute() -> dict[str, Any]:
         return {"key": key, **puzzle_game(page_tree(position, stipulation, lines, profile))}

@@ -354,7 +354,13 @@ def plan_puzzle(
     )
     if proof is not None and interactive:
         item.play = puzzle_play(
-            pos, p.stipulation, proof.moves, proof.defences, key=f"{v}/{lesson.slug}/{p.id}", profile=lesson.profile
+            pos,
+            p.stipulation,
+            proof.moves,
+            proof.defences,
+            key=f"{v}/{lesson.slug}/{p.id}",
+            profile=lesson.profile,
+            tree=getattr(proof, "tree", None),
         )
         item.replay = replay_data(pos, proof.moves)
     if len(moves) >= FINAL_DIAGRAM_PLIES:
