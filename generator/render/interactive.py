@@ -267,9 +267,9 @@ def puzzle_play(
 
     The lines come from the proof: its solution ``tree`` (every defence to the printed depth) when it
     has one whose key is the main line's, else the main line and the answer key's ``defences``."""
-    lines = tree_lines(position, tree)
-    if not lines or lines[0][:1] != main[:1]:
-        lines = proof_lines(main, defences)
+    found = tree_lines(position, tree)
+    # the printed line first: the page meets its defence first
+    lines = [list(main), *found] if found and found[0][:1] == main[:1] else proof_lines(main, defences)
 
     def compute() -> dict[str, Any]:
         return {"key": key, **puzzle_game(page_tree(position, stipulation, lines, profile))}
