@@ -6,6 +6,7 @@ so the two outputs show the same diagrams, captions and numbering.  Nothing is w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,10 @@ from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material, provenance
 from .comparison import ROWS
-from .interactive import Steps, View, diagram_replays, puzzle_play
+from .interactive import diagram_replays, puzzle_play, replay_data
+from .liveboard import board_data, style_key
 from .markdown import inline_html, inline_runs, to_blocks, to_html
-from .svg import Svg, describe_position, diagram
+from .svg import Svg, build_view, describe_position, diagram
 
 SVG_DIR = "html/svg"
 """Where diagram files go, relative to the build root (HTML and Typst both reference them)."""
@@ -43,6 +45,8 @@ class DiagramItem:
     fen: str = ""
     replays: list[dict[str, Any]] = field(default_factory=list)
     """Replay data of the lines claimed on the diagram (generator/render/interactive.py)."""
+    board: dict[str, Any] = field(default_factory=dict)
+    """The diagram as the page's script draws it (generator/render/liveboard.py)."""
 
 
 @dataclass
@@ -89,6 +93,12 @@ class PuzzleItem:
     fen: str = ""
     play: dict[str, Any] | None = None
     """The solve-on-the-board data (generator/render/interactive.py), None when unproven."""
+    replay: dict[str, Any] | None = None
+    """The main line's replay data, None when unproven."""
+    board: dict[str, Any] = field(default_factory=dict)
+    """The puzzle's position as the page's script draws it (generator/render/liveboard.py)."""
+    lesson_slug: str = ""
+    """The lesson the puzzle comes from."""
     language: str = "pt-BR"
 
     @property
@@ -111,8 +121,6 @@ class LessonItem:
     """(slug, title) of the lesson before this one in its variant, for the page's pager."""
     following: tuple[str, str] | None = None
     """(slug, title) of the lesson after this one."""
-    step_svgs: dict[str, Svg] = field(default_factory=dict)
-    """Step diagrams of the interactive replays and puzzles (build-root path -> SVG)."""
 
     @property
     def diagrams(self) -> list[DiagramItem]:
@@ -156,7 +164,6 @@ class Site:
                     out[p.svg_path] = p.svg
                     if p.final_svg_path and p.final_svg is not None:
                         out[p.final_svg_path] = p.final_svg
-                out.update(lesson.step_svgs)
         return out
 
 
@@ -196,6 +203,26 @@ def _number_words(tr: Any, n: int) -> str:
 
 
 def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> Svg:
+    return diagram(d.position, **_diagram_args(d, proof), lang=_lang(lesson.language), uid=uid)
+
+
+def _diagram_board(d: Diagram, proof: DiagramProof) -> dict[str, Any]:
+    """The diagram for the page's script: its FEN and the marks the build's picture shows."""
+    args = _diagram_args(d, proof)
+    view = build_view(d.position, **args)
+    key = style_key(d.position.variant, args["orientation"], args["numbers"], args["coordinates"])
+    return board_data(
+        d.position,
+        key,
+        arrows=[tuple(a["text"].split("-", 1)) for a in view.arrows],
+        route=view.route["squares"].split() if view.route else None,
+        captured=[c["name"] for c in view.captured],
+        highlight=[h["name"] for h in view.highlights],
+    )
+
+
+def _diagram_args(d: Diagram, proof: DiagramProof) -> dict[str, Any]:
+    """What a lesson diagram shows besides its position: view settings and marks."""
     route = proof.route
     captured = list(route.captured) if route is not None and d.show.captured else []
     arrows: list[Any] = []
@@ -206,18 +233,15 @@ def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> S
                 captured = list(a.captured) if d.show.captured else []
         else:
             arrows.append(a)
-    return diagram(
-        d.position,
-        orientation=d.show.orientation,
-        numbers=d.show.numbers,
-        coordinates=d.show.coordinates,
-        arrows=arrows,
-        route=route,
-        captured=captured,
-        highlight=proof.highlight,
-        lang=_lang(lesson.language),
-        uid=uid,
-    )
+    return {
+        "orientation": d.show.orientation,
+        "numbers": d.show.numbers,
+        "coordinates": d.show.coordinates,
+        "arrows": arrows,
+        "route": route,
+        "captured": captured,
+        "highlight": proof.highlight,
+    }
 
 
 def _alt(svg_position: Position, caption: str, language: str) -> str:
@@ -230,12 +254,11 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
-    steps = Steps()
     for i, s in enumerate(lesson.sections):
         items = []
         for d in s.diagrams:
             number += 1
-            items.append(plan_diagram(checked, d, number, anchors[number - 1], steps))
+            items.append(plan_diagram(checked, d, number, anchors[number - 1]))
         sections.append(
             SectionItem(
                 title=s.title,
@@ -248,7 +271,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
             )
         )
     puzzles = [
-        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), steps)
+        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), interactive=True)
         for n, p in enumerate(lesson.puzzles, start=1)
     ]
     return LessonItem(
@@ -261,11 +284,10 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         source=lesson.path,
         sections=sections,
         puzzles=puzzles,
-        step_svgs=steps.svgs,
     )
 
 
-def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str, steps: Steps) -> DiagramItem:
+def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str) -> DiagramItem:
     """The ``number``-th diagram of a lesson: its picture drawn from the check's proof (the arrows and
     the route it found), its texts, and the replays of the lines claimed on it."""
     lesson = checked.lesson
@@ -283,12 +305,8 @@ def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str, s
         caption_runs=inline_runs(caption),
         claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
         fen=d.position.fen(),
-        replays=diagram_replays(
-            d.position,
-            d.claims,
-            View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
-            steps,
-        ),
+        replays=diagram_replays(d.position, d.claims),
+        board=_diagram_board(d, proof),
     )
 
 
@@ -339,7 +357,7 @@ def _proven(lesson: Lesson, p: Puzzle, proof: PuzzleProof | None) -> _Proven:
 
 
 def plan_puzzle(
-    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
+    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, *, interactive: bool = False
 ) -> PuzzleItem:
     pos = p.position
     texts, moves, cur = _played(p)
@@ -368,19 +386,20 @@ def plan_puzzle(
         provenance=provenance(p.source, lesson.language),
         fen=pos.fen(),
         language=lesson.language,
-        play=None
-        if proof is None or steps is None
-        else puzzle_play(
+        board=board_data(pos, style_key(pos.variant)),
+        lesson_slug=lesson.slug,
+    )
+    if proof is not None and interactive:
+        item.play = puzzle_play(
             pos,
             p.stipulation,
             proof.moves,
+            proof.defences,
             key=f"{v}/{lesson.slug}/{p.id}",
-            hint=", ".join(themes),
             profile=lesson.profile,
-            view=View(lang=_lang(lesson.language)),
-            steps=steps,
-        ),
-    )
+            tree=getattr(proof, "tree", None),
+        )
+        item.replay = replay_data(pos, proof.moves)
     if len(moves) >= FINAL_DIAGRAM_PLIES:
         item.final_svg_path = f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}-fim.svg"
         item.final_svg = diagram(cur, numbers=False, lang=lang, uid=f"{v}-{lesson.slug}-p{number}-fim")
@@ -388,12 +407,22 @@ def plan_puzzle(
     return item
 
 
-def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english: bool = False) -> Site:
-    """Pages for ``variants`` (in that order) from the checked lessons of those variants."""
+def plan_site(
+    checked: list[CheckedLesson],
+    variants: list[Variant],
+    *,
+    english: bool = False,
+    plan: Callable[[CheckedLesson], LessonItem] | None = None,
+) -> Site:
+    """Pages for ``variants`` (in that order) from the checked lessons of those variants.
+
+    ``plan`` plans one lesson (default :func:`plan_lesson`); ``damas serve`` passes one that keeps
+    the plans of lessons that did not change."""
+    plan = plan or plan_lesson
     by_variant: dict[str, list[LessonItem]] = {v.name: [] for v in variants}
     for c in checked:
         if c.lesson.variant.name in by_variant:
-            by_variant[c.lesson.variant.name].append(plan_lesson(c))
+            by_variant[c.lesson.variant.name].append(plan(c))
     items = []
     for v in variants:
         lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))

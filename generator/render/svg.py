@@ -339,6 +339,13 @@ def _words(lang: str) -> dict:
     }
 
 
+def description_words(lang: str) -> dict[str, object]:
+    """The words :func:`describe_position` uses, for the pages' script, which describes the positions
+    it draws the same way (generator/render/jswords.py)."""
+    w = _words(lang)
+    return {k: w[k] for k in ("side", "men", "kings", "none", "turn")}
+
+
 def _plural(pair: tuple[str, str], n: int) -> str:
     return pair[0] if n == 1 else pair[1]
 

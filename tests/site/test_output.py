@@ -28,10 +28,9 @@ def test_tree_holds_exactly_the_expected_files(built: Built) -> None:
         | {f"pdf/{p}" for p in PDFS + PRINTSETS}
         | {"html/style.css", MANIFEST, MARKER}
     )
-    # the interactive pages: their script, and the step diagrams their data names
-    steps = {f"html/{s}" for name in PAGES for s in step_files((built.html / name).read_text(encoding="utf-8"))}
-    assert steps and all(s.startswith("html/svg/passos/") for s in steps)
-    expected |= {"html/damas.js"} | steps
+    # the interactive pages: their script, and no picture per step (the pages draw their boards)
+    assert not any(step_files((built.html / name).read_text(encoding="utf-8")) for name in PAGES)
+    expected |= {"html/damas.js"}
     assert files == expected
     assert not (built.out / "_typst").exists()
     assert [p.name for p in built.out.parent.iterdir() if p.name.startswith(".")] == []
@@ -195,7 +194,10 @@ def test_lesson_page_content(built: Built) -> None:
 
 def test_puzzle_solution_is_behind_details(built: Built) -> None:
     # a solution toggle and a hint toggle (the author's caption: never printed under the diagram)
-    for name, toggles in (("american/golpes.html", 2), ("american/livro-de-golpes.html", 2)):
+    golpes = read_page(built.html / "american/golpes.html")
+    assert golpes.all("details") == [], "the lesson page links to the book instead of repeating the puzzle"
+    assert "livro-de-golpes.html#p1" in (built.html / "american/golpes.html").read_text(encoding="utf-8")
+    for name, toggles in (("american/livro-de-golpes.html", 2),):
         text = (built.html / name).read_text(encoding="utf-8")
         page = read_page(built.html / name)
         assert len(page.all("details")) == toggles, name

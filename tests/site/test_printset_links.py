@@ -20,7 +20,7 @@ def test_home_page_links_the_printable_set_of_every_variant(built: Built) -> Non
     home = built.html / "index.html"
     assert "Imprima seu jogo de damas" in read_page(home).text
     links = _pdf_links(home)
-    assert sorted(f"{Path(h).parent.name}/{Path(h).name}" for h in links) == sorted(PRINTSETS)
+    assert sorted({f"{Path(h).parent.name}/{Path(h).name}" for h in links}) == sorted(PRINTSETS)
     for href in links:
         target = local_target(home, href)
         assert target is not None and target[0].is_file(), href
