@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from . import board, course, engine, init, mine, play, serve, solve  # noqa: F401  (register their commands)
+from . import board, course, endgame, engine, init, mine, play, serve, solve  # noqa: F401  (register their commands)
 from .app import EXIT_CONTENT, EXIT_USAGE, cli, main
 from .pdn import pdn
 from .render import render
