@@ -111,5 +111,8 @@ def materials_up_to(pieces: int) -> list[Material]:
 def material_of(white: int, black: int, kings: int) -> Material:
     """The material of a position given as (dense or engine) bit sets."""
     return Material(
-        (white & ~kings).bit_count(), (white & kings).bit_count(), (black & ~kings).bit_count(), (black & kings).bit_count()
+        (white & ~kings).bit_count(),
+        (white & kings).bit_count(),
+        (black & ~kings).bit_count(),
+        (black & kings).bit_count(),
     )

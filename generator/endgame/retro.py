@@ -89,7 +89,7 @@ def solve_pure(
         if not decided and level > latest_exit + 1:
             break
         level += 1
-    return _pack(result, dist) + (level,)
+    return (*_pack(result, dist), level)
 
 
 def _pack(result: list[int], dist: list[int]) -> tuple[bytearray, bytearray]:

@@ -154,8 +154,14 @@ class Tables:
             if self.is_stored(m):
                 meta = read_meta(self.folder, m) or {}
                 reports.append(
-                    SliceReport(m, 2 * self.size(m), meta.get("seconds", 0.0), meta.get("bytes_on_disk", 0),
-                                meta.get("levels", 0), False)
+                    SliceReport(
+                        m,
+                        2 * self.size(m),
+                        meta.get("seconds", 0.0),
+                        meta.get("bytes_on_disk", 0),
+                        meta.get("levels", 0),
+                        False,
+                    )
                 )
                 continue
             reports.append(self._build_one(m))
@@ -183,8 +189,10 @@ class Tables:
         sl = Slice(m, self.size(m), bytes(results), dist, width, {})
         sl.meta = {"variant": self.variant.name, "levels": levels, "seconds": round(seconds, 3)}
         sl.meta["counts"] = _counts(sl)
-        sl.meta["longest"] = max(dist) if dist and width == 1 else max(
-            (dist[i] | dist[i + 1] << 8 for i in range(0, len(dist), 2)), default=0
+        sl.meta["longest"] = (
+            max(dist)
+            if dist and width == 1
+            else max((dist[i] | dist[i + 1] << 8 for i in range(0, len(dist), 2)), default=0)
         )
         save(self.folder, sl)
         self._keep(sl, pinned=needed)
