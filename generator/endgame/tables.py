@@ -8,12 +8,15 @@ and dropped again when the memory budget is reached, so a build holds a few slic
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cache import default_dir
 from ..rules.errors import DamasError
 from ..rules.position import Position
 from ..rules.variants import Variant, get_variant
@@ -215,3 +218,28 @@ class Tables:
             if men & b.promotion[color]:
                 raise EndgameError("a man stands on its own crowning row: not a position of the tables")
         return self.slice(m).entry(position.turn, slice_index(b, m).index(w, bl, k))
+
+
+_PROGRESS: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("damas_endgame_progress", default=None)
+_SHARED: dict[tuple[str, str, Variant], Tables] = {}
+
+
+@contextlib.contextmanager
+def building_progress(progress: Progress | None) -> Iterator[None]:
+    """Inside the block, tables that :func:`shared_tables` hands out report builds to ``progress``
+    (``damas check`` passes its progress bar: a claim may need slices built first)."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def shared_tables(variant: Variant) -> Tables:
+    """One :class:`Tables` per variant and cache folder for the whole process (lesson checks)."""
+    key = (variant.name, str(default_dir()), variant)
+    tables = _SHARED.get(key)
+    if tables is None:
+        tables = _SHARED[key] = Tables(variant)
+    tables.progress = _PROGRESS.get()
+    return tables
