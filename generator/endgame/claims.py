@@ -11,10 +11,13 @@ pieces against a lone king, WCDF's 40 moves without a man move...  A claim combi
   counters; 0 for a rule not yet counting, whose count would start at 0 later) plus ``d`` is at most
   its limit.  Against best defence the winner's distance falls by one every ply, so no position
   repeats, and no count can grow faster than one a ply: the table's line then ends the game before
-  any draw rule.  A win that does not fit is refused with the rule that may end it first: the
-  claim is then beyond what the tables prove, and the lesson should show a line instead (a rule
-  that resets on a man move or a capture might still let the win through, which the check does not
-  try to prove).
+  any draw rule.
+* when that bound does not settle it (a rule that starts counting later, after a capture, may be
+  shorter than the whole ending), a search decides: the winner plays only moves that keep the
+  tables' fastest win, the defender every move, and the game (``generator/rules/game.py``) keeps
+  the counters and applies the rules.  The win stands if every defence ends in the winner's
+  favour; a defence that reaches a draw rule refutes the claim and is shown.  The winner's
+  distance falls every ply, so the search is finite; it is also bounded by :data:`SEARCH_NODES`.
 """
 
 from __future__ import annotations
@@ -23,13 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..rules.draws import EndgameLimit, MoveLimit
-from ..rules.game import Game
+from ..rules.game import Game, Outcome
 from ..rules.geometry import COLOR_NAMES
+from ..rules.move import Move
 from ..rules.notation import line_text
-from .probe import Probe, Value, probe_position
+from .probe import Probe, Value, after_move, probe_position, value_of
 from .tables import EndgameError, Tables
 
 ENDINGS = ("win", "draw", "loss")
+
+SEARCH_NODES = 400_000
+"""Positions the draw-rule search may visit before it gives up (the claim is then refused)."""
 
 PIECES_FOR_CLAIMS_8X8 = 5
 PIECES_FOR_CLAIMS_LARGER = 4
@@ -110,11 +117,95 @@ def check_ending(
             f"claimed a win in {wins_in} moves, but against best defence it takes {value.moves} "
             f"({value.plies} plies): {_line(tables, probe)}"
         )
-    if value.plies is not None:
-        limit = first_limit(game, value.plies)
-        if limit is not None:
+    if value.plies is not None and first_limit(game, value.plies) is not None:
+        holds, line = RuleSearch(tables, game).run()
+        if not holds:
+            shown = line_text(pos, line) if line else "(the search ran out of its budget)"
             return "ending", (
-                f"the tables' {value.result} takes {value.plies} plies, but draw rule {limit.rule} ({limit.reason}; "
-                f"{limit.count} of {limit.plies} plies counted) may end the game first; show the ending with a line"
+                f"the tables' {value.result} takes {value.plies} plies, but under the draw rules "
+                f"({game.profile.name}) the game can end as a draw first: {shown}"
             )
     return None
+
+
+class RuleSearch:
+    """Does the tables' winner still win when the game's draw rules apply?  (See the module
+    docstring.)  ``run()`` returns ``(True, [])``, or ``(False, a line that ends in a draw)``."""
+
+    def __init__(self, tables: Tables, game: Game) -> None:
+        self.tables = tables
+        self.game = game
+        value = value_of(tables.entry(game.position))
+        self.winner = game.position.turn if value.result == "win" else game.position.turn ^ 1
+        self.nodes = 0
+        self.memo: dict[tuple[object, ...], bool] = {}
+
+    def run(self) -> tuple[bool, list[Move]]:
+        try:
+            if self._wins():
+                return True, []
+        except _OutOfBudget:
+            return False, []
+        return False, self._refutation()
+
+    def _moves(self) -> list[Move]:
+        """The defender's every move; the winner's moves that keep the tables' fastest win."""
+        pos = self.game.position
+        moves = pos.legal_moves()
+        if pos.turn != self.winner:
+            return moves
+        want = value_of(self.tables.entry(pos)).plies
+        return [m for m in moves if after_move(value_of(self.tables.entry(pos.play(m)))).plies == want]
+
+    def _wins(self) -> bool:
+        game = self.game
+        status = game.status()
+        if status.is_over:
+            return status.outcome is (Outcome.WHITE_WINS if self.winner == 0 else Outcome.BLACK_WINS)
+        key = (game.position.state, game.counters)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > SEARCH_NODES:
+            raise _OutOfBudget
+        attacking = game.position.turn == self.winner
+        result = not attacking  # the winner needs one good move, the defender one escape
+        for m in self._moves():
+            game.push(m)
+            won = self._wins()
+            game.pop()
+            if won == attacking:
+                result = won
+                break
+        self.memo[key] = result
+        return result
+
+    def _refutation(self) -> list[Move]:
+        """A line from the root along which the win fails (the memo holds every answer needed)."""
+        line: list[Move] = []
+        pushed = 0
+        game = self.game
+        try:
+            while not game.status().is_over:
+                choice = None
+                for m in self._moves():
+                    game.push(m)
+                    failed = not self._wins()
+                    game.pop()
+                    if failed:
+                        choice = m
+                        break
+                if choice is None:
+                    break
+                game.push(choice)
+                pushed += 1
+                line.append(choice)
+        finally:
+            for _ in range(pushed):
+                game.pop()
+        return line
+
+
+class _OutOfBudget(Exception):
+    pass

@@ -60,22 +60,36 @@ def _moves(board: Board, material: Material, lookup: Lookup) -> list[tuple[list[
 def solve_pure(
     board: Board, material: Material, lookup: Lookup, progress: Progress | None = None
 ) -> tuple[bytearray, bytearray, int]:
-    """``(results, dist, levels)`` for the slice, in the kernel's format (``Kernel.solve``)."""
+    """``(results, dist, levels)`` for the slice, in the kernel's format (``Kernel.solve``).
+
+    Level n looks only at the positions that level n could decide: those with a move to a position
+    decided at level n - 1 (in the slice, or out of it at that distance), and at level 0 those
+    without a move.  Each is judged by the definition above.
+    """
     moves = _moves(board, material, lookup)
     total = len(moves)
     result = [-1] * total
     dist = [0] * total
     losing = board.variant.goal.name == "LOSING"
-    latest_exit = max((d for _, exits in moves for r, d in exits if r != DRAW), default=0)
+    parents: list[list[int]] = [[] for _ in range(total)]
+    by_exit: dict[int, list[int]] = {}
+    for i, (inside, exits) in enumerate(moves):
+        for c in inside:
+            parents[c].append(i)
+        for r, d in exits:
+            if r != DRAW:
+                by_exit.setdefault(d + 1, []).append(i)
+    latest_exit = max(by_exit, default=0)
+    candidates = {i for i, (inside, exits) in enumerate(moves) if not inside and not exits}
     level = 0
-    while True:
+    while candidates or level <= latest_exit:
         decided = []
-        for i, (inside, exits) in enumerate(moves):
+        for i in sorted(candidates | set(by_exit.get(level, ()))):
             if result[i] >= 0:
                 continue
+            inside, exits = moves[i]
             if not inside and not exits:
-                if level == 0:
-                    decided.append((i, WIN if losing else LOSS))
+                decided.append((i, WIN if losing else LOSS))
                 continue
             values = exits + [(result[c], dist[c]) for c in inside]
             if any(r == LOSS and d + 1 == level for r, d in values):
@@ -84,10 +98,9 @@ def solve_pure(
                 decided.append((i, LOSS))
         for i, r in decided:
             result[i], dist[i] = r, level
+        candidates = {p for i, _ in decided for p in parents[i]}
         if progress is not None:
             progress("levels", level, level + 1)
-        if not decided and level > latest_exit + 1:
-            break
         level += 1
     return (*_pack(result, dist), level)
 

@@ -121,6 +121,10 @@ class Tables:
             return sl
         sl = load(self.folder, material, self.size(material))
         if sl is None:
+            # Missing, or damaged (a file that fails its size or CRC): the meta file goes first, so
+            # the slice counts as unfinished and is built again.
+            with contextlib.suppress(OSError):
+                (self.folder / f"{material.name}.json").unlink()
             self.build_materials([material])
             sl = self.loaded.get(material) or load(self.folder, material, self.size(material))
             if sl is None:
