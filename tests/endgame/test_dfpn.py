@@ -27,6 +27,8 @@ SAMPLES = 250
 
 
 def _wins_within(solver: DfpnSolver, pos, plies: int) -> bool:  # type: ignore[no-untyped-def]
+    if not pos.has_legal_moves():  # the game is over: won here only where the side that cannot move wins
+        return pos.variant.goal.name == "LOSING"
     return plies >= 1 and bool(solver.solve(pos, "win", plies).solutions)
 
 
