@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
+from .errors import DamasError
 from .lessons.schema import located_errors
 from .lessons.source import SourceError, load_document
 from .resources import data_text
-from .rules import DamasError, get_variant
+from .rules import get_variant
 
 if TYPE_CHECKING:
     from .lessons.check import CheckReport
@@ -64,6 +65,8 @@ class Course:
     summary: str = ""
     proof_budget: int | None = None
     """Search nodes per puzzle proof (None: ``$DAMAS_PROOF_BUDGET`` or the solver's default)."""
+    strict_text: bool = False
+    """Reader-text findings (internal references, avoided words, house style) are errors, not warnings."""
     source: Path | None = None
     """The course.yaml it was read from (None for a bare lessons/ folder)."""
     watch: tuple[Path, ...] = field(default=())
@@ -137,6 +140,7 @@ def load_course(path: str | os.PathLike[str], *, lessons: str | os.PathLike[str]
         author=data.get("author", "").strip(),
         paper=data.get("paper", "a4"),
         proof_budget=data.get("proof_budget"),
+        strict_text=bool(data.get("strict_text", False)),
         variants=names,
         summary=data.get("summary", "").strip(),
         source=file,
@@ -192,7 +196,10 @@ def check_course(
     from .lessons.check import check_paths
 
     report = check_paths(
-        list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget, glossary=glossary
+        list(paths) if paths is not None else [course.lessons],
+        proof_budget=course.proof_budget,
+        glossary=glossary,
+        strict_text=course.strict_text,
     )
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from jinja2 import FileSystemLoader
 
-from .rules.errors import DamasError
+from .errors import DamasError
 
 TEMPLATES_PACKAGE = "generator._templates"
 
@@ -64,6 +64,12 @@ def starter_dir() -> Path:
 def glossary_dir() -> Path:
     """The bundled glossaries, one YAML file per language (``pt-BR.yaml``)."""
     return _folder("generator.lessons", "glossary")
+
+
+@cache
+def style_dir() -> Path:
+    """The bundled house styles of the reader text, one YAML file per language (``en.yaml``)."""
+    return _folder("generator.lessons", "style")
 
 
 def data_text(name: str) -> str:

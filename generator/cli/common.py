@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import click
 
-from ..rules import DamasError, Position, Variant, get_variant
+from ..errors import DamasError
+from ..rules import Position, Variant, get_variant
 
 
 class VariantType(click.ParamType):

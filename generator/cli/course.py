@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 
 import click
 
 from ..rules import Variant
-from .app import EXIT_CONTENT, Progress, cli
+from .app import EXIT_CONTENT, Progress
 from .common import VARIANT
 from .place import COURSE_OPTION, locate_course
 
@@ -18,8 +19,15 @@ NO_CACHE_OPTION = click.option(
     help="Prove every puzzle and draw every step again, ignoring the proof cache (docs/cache.md).",
 )
 
+STRICT_TEXT_OPTION = click.option(
+    "--strict-text",
+    is_flag=True,
+    help="Reader-text findings (internal references, avoided words, house style) are errors, as with "
+    "strict_text: true in course.yaml; the bundled course is checked this way.",
+)
 
-@cli.command()
+
+@click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @COURSE_OPTION
@@ -29,9 +37,15 @@ NO_CACHE_OPTION = click.option(
     type=click.Path(dir_okay=False),
     help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
 )
+@STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
 def check(
-    paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None, no_cache: bool
+    paths: tuple[str, ...],
+    as_json: bool,
+    course_dir: str | None,
+    glossary_file: str | None,
+    strict_text: bool,
+    no_cache: bool,
 ) -> None:
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
     from ..cache import open_cache, use
@@ -46,6 +60,8 @@ def check(
     started = time.perf_counter()
     # With PATHS and no --course, a course.yaml here (if any) still sets the course-level rules.
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
+    if strict_text:
+        course = replace(course, strict_text=True)
     # An ending claim may need endgame tables built first: their progress shows on a terminal.
     with use(open_cache(not no_cache)), Progress() as progress, building_progress(progress):
         report = check_course(course, paths or None, glossary=glossary)
@@ -77,7 +93,7 @@ def check(
         raise SystemExit(EXIT_CONTENT)
 
 
-@cli.command()
+@click.command()
 @click.argument("kind", type=click.Choice(["lesson", "course"]), default="lesson")
 def schema(kind: str) -> None:
     """Print the JSON Schema of lesson files, or of course.yaml (for editors: yaml-language-server)."""
@@ -87,7 +103,7 @@ def schema(kind: str) -> None:
     click.echo((course_schema() if kind == "course" else schema_text()).rstrip())
 
 
-@cli.command()
+@click.command()
 @click.option("--out", "out", default=None, type=click.Path(), help="Where to build (default: output/ in the course).")
 @click.option("--variant", "variant_names", multiple=True, type=VARIANT, help="Only these variants (repeatable).")
 @click.option("--format", "formats", default="html,pdf", show_default=True, help="Comma-separated: html, pdf.")
@@ -101,6 +117,7 @@ def schema(kind: str) -> None:
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
 @COURSE_OPTION
+@STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
 def build(
     out: str | None,
@@ -110,6 +127,7 @@ def build(
     jobs: int | None,
     clean: bool,
     course_dir: str | None,
+    strict_text: bool,
     no_cache: bool,
 ) -> None:
     """Check the course's lessons, then build HTML pages and PDFs into OUT (default: output/ in the course)."""
@@ -122,6 +140,8 @@ def build(
     if bad or not chosen:
         raise click.BadParameter(f"formats are {', '.join(FORMATS)}; got '{formats}'", param_hint="'--format'")
     course = locate_course(course_dir, lessons=lessons_dir)
+    if strict_text:
+        course = replace(course, strict_text=True)
     with Progress() as progress:
         try:
             summary = run_build(

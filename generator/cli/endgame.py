@@ -8,13 +8,13 @@ import click
 
 from ..rules import Variant
 from ..rules.notation import line_text
-from .app import Progress, cli
+from .app import Progress
 from .common import RULE_OPTION, VARIANT, with_rules
 
 MAX_BUILD_PIECES = 6
 
 
-@cli.group()
+@click.group(name="endgame")
 def endgame() -> None:
     """Endgame tables: the exact result of every position of a few pieces (docs/endgames.md)."""
 

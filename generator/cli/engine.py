@@ -7,16 +7,16 @@ import time
 
 import click
 
-from ..rules import VARIANTS, DamasError, Variant
+from ..errors import DamasError
+from ..rules import VARIANTS, Variant
 from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game
 from ..rules.perft import divide, perft
-from .app import cli
 from .common import RULE_OPTION, VARIANT, position_arg, with_rules
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the parameters as JSON.")
 def variants(as_json: bool) -> None:
     """List the variants with their rule parameters (and which engine core runs)."""
@@ -60,7 +60,7 @@ def _variant_summary(v: Variant) -> dict[str, object]:
     }
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("fen", required=False, default="start")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of moves.")
@@ -99,7 +99,7 @@ def perft_limit(variant: Variant) -> int:
     return PERFT_LIMITS.get(len(variant.geometry.squares), 9)
 
 
-@cli.command(name="perft")
+@click.command(name="perft")
 @click.argument("variant", type=VARIANT)
 @click.argument("depth", type=click.IntRange(min=0, max=64))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
@@ -132,7 +132,7 @@ def perft_command(
     click.echo(str(total))
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("moves_text", nargs=-1, metavar="MOVE...")
 @click.option("--fen", default="start", help="Start position; may carry counters (:H79, see docs/rules.md).")

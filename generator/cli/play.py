@@ -9,13 +9,13 @@ import click
 
 from ..rules import Variant
 from ..rules.notation import line_text
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import RULE_OPTION, VARIANT, position_arg, with_rules
 
 MAX_PLAY_DEPTH = 20
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("fen", required=False)
 @click.option(

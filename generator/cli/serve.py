@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .place import locate_course
 
 
-@cli.command()
+@click.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option(
     "--port",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cache import default_dir
-from ..rules.errors import DamasError
+from ..errors import DamasError
 from ..rules.position import Position
 from ..rules.variants import Variant, get_variant
 from .board import Board, board_of

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import BLACK, WHITE, DamasError, Position, Variant, get_variant
+from ..errors import DamasError
+from ..rules import BLACK, WHITE, Position, Variant, get_variant
 from ..rules.draws import DrawProfile, draw_profile
 from ..rules.game import Counters
 from .drawing import read_board
@@ -53,6 +54,11 @@ class Diagram:
         return (*self.where, "claims", i)
 
 
+AUTHOR_KEY = "for_authors"
+"""The section key of the block meant for authors: Markdown shown in a box marked for authors, which
+the reader-text check (``reader_text``) skips."""
+
+
 @dataclass
 class Section:
     where: Path
@@ -60,6 +66,8 @@ class Section:
     title: str
     text: str
     diagrams: list[Diagram]
+    for_authors: str = ""
+    """Text for authors and teachers (command lines, file names): shown apart, never checked as reader text."""
 
 
 @dataclass
@@ -323,7 +331,7 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
             if diagram is not None:
                 diagrams.append(diagram)
         ident = s.get("id") if not bad((*w, "id")) else None
-        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams))
+        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams, text(s, AUTHOR_KEY, w)))
     puzzles = []
     for i, p in enumerate(_list(data.get("puzzles"))):
         pw: Path = ("puzzles", i)
