@@ -24,6 +24,9 @@ from .helpers import position, tables
 
 HORIZON = 9
 SAMPLES = 250
+"""Positions per 8x8 variant (diagonal boards); the 50- and 64-square boards, slower to search, get
+LARGE_SAMPLES: about 1,900 positions in all."""
+LARGE_SAMPLES = 120
 
 
 def _wins_within(solver: DfpnSolver, pos, plies: int) -> bool:  # type: ignore[no-untyped-def]
@@ -42,7 +45,8 @@ def test_tables_agree_with_dfpn(variant: str) -> None:
     mats = [m for m in materials_up_to(pieces) if m.pieces >= 2]
     seen = {WIN: 0, LOSS: 0, 0: 0}
     checked = 0
-    while checked < SAMPLES:
+    samples = SAMPLES if t.board.size <= 32 else LARGE_SAMPLES
+    while checked < samples:
         m = rng.choice(mats)
         ix = slice_index(t.board, m)
         i, turn = rng.randrange(ix.size), rng.randrange(2)
@@ -63,7 +67,9 @@ def test_tables_agree_with_dfpn(variant: str) -> None:
                 assert _wins_within(solver, pos.play(move), d - 1), (pos.fen(), pos.move_text(move))
         else:
             assert not _wins_within(solver, pos, HORIZON), pos.fen()
-    assert checked == SAMPLES and all(n > 10 for n in seen.values()), seen
+    assert checked == samples and seen[WIN] > 10 and seen[LOSS] > 10, seen
+    if t.variant.goal.name != "LOSING":  # few positions of three pieces are drawn in the losing games
+        assert seen[0] > 10, seen
 
 
 def _minimax_win(variant, state, plies: int, memo: dict) -> bool:  # type: ignore[no-untyped-def,type-arg]
