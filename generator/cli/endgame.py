@@ -72,14 +72,25 @@ def build_cmd(variant: Variant, pieces: int, pure: bool, as_json: bool, rules: t
 def probe_cmd(variant: Variant, fen: str, as_json: bool, rules: tuple[str, ...]) -> None:
     """The result of FEN for the side to move, the distance to the end of the game in plies, and
     every move that keeps the best result (building the slices it needs)."""
+    from ..endgame.claims import claim_limit
+    from ..endgame.material import material_of
     from ..endgame.probe import probe_position
-    from ..endgame.tables import Tables
+    from ..endgame.tables import EndgameError, Tables
     from ..rules import Position
 
     variant = with_rules(variant, rules)
     pos = Position.from_fen(variant, fen)
     with Progress() as progress:
         tables = Tables(variant, progress=progress)
+        pieces = (pos.white | pos.black).bit_count()
+        material = material_of(pos.white, pos.black, pos.kings)
+        if pieces > MAX_BUILD_PIECES:
+            raise EndgameError(f"{pieces} pieces: the tables go up to {MAX_BUILD_PIECES}")
+        if pieces > claim_limit(tables) and not tables.is_stored(material):
+            # Building on demand stops where a laptop builds in minutes; more is asked for explicitly.
+            raise EndgameError(
+                f"{pieces} pieces: build the tables first (damas endgame build {variant.name} --pieces {pieces})"
+            )
         probe = probe_position(tables, pos)
         line = probe.line(tables)
     best = [pos.move_text(m, long=True) for m in probe.best]
