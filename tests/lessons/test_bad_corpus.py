@@ -17,7 +17,7 @@ from generator.lessons.check import CheckReport, check_paths, check_text
 
 from .helpers import BAD, Near, assert_errors
 
-M = "moves, only_move, legal, illegal, line, result"
+M = "moves, only_move, legal, illegal, line, result, ending"
 LESSON_KEYS = "draw_profile, language, order, puzzles, sections, slug, summary, title, variant"
 AMBIGUOUS_35X15 = r"35x15 is ambiguous.*35x49x21x8x24x15.*35x49x21x12x29x15"
 AMERICAN_START_HINT = "PDN FEN 'B:W21-32:B1-12', or write 'start'"
@@ -52,7 +52,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "unknown-key-claim.yaml": [
         "unknown-key-claim.yaml:10:13: unknown key 'only_moves' in claim 1 of diagram 1 of section 1; expected "
-        "one of: forced, illegal, legal, line, moves, only_move, position, reason, result, text"
+        "one of: ending, forced, illegal, legal, line, moves, only_move, position, reason, result, text, wins_in"
     ],
     "unknown-key-show.yaml": [
         "unknown-key-show.yaml:10:11: unknown key 'flip' in 'show' of diagram 1 of section 1; expected one of: "
