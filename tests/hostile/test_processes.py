@@ -17,7 +17,7 @@ import generator.build as build_module
 from generator.build import build
 from generator.cli import engine, main
 from generator.cpus import usable_cpus
-from generator.rules import get_variant
+from generator.rules import Position, get_variant
 from generator.rules.perft import perft
 
 from .tiny_course import PAGE, files, run_damas, siblings, write_course
@@ -74,7 +74,7 @@ def test_perft_force_runs_above_the_limit(monkeypatch: pytest.MonkeyPatch, capsy
     assert main(["perft", "american", "3"]) == 2
     capsys.readouterr()
     assert main(["perft", "american", "3", "--force"]) == 0
-    assert capsys.readouterr().out.strip() == str(perft(get_variant("american").start(), 3))
+    assert capsys.readouterr().out.strip() == str(perft(Position.start("american"), 3))
 
 
 def _signal_after_start(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:
