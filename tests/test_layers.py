@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1] / "generator"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("generator.rules",)),
+    ("endgame", ("generator.endgame",)),
     ("puzzles", ("generator.puzzles",)),
     ("lessons", ("generator.lessons", "generator.course", "generator.interchange")),
     ("render", ("generator.render",)),

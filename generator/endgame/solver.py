@@ -62,7 +62,7 @@ def solve(
         for m, sl in exits.items():
             kernel.attach(m, sl.results, sl.dist, sl.width)
             attached.append(m)
-        return kernel.solve(material, progress)  # type: ignore[no-any-return]
+        return kernel.solve(material, progress)
     finally:
         for m in attached:
             kernel.detach(m)
