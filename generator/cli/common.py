@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import click
 
+from ..limits import RANGES, NumberError, decimal, whole
 from ..rules import DamasError, Position, Variant, get_variant
 
 
@@ -24,6 +25,40 @@ class VariantType(click.ParamType):
 
 
 VARIANT = VariantType()
+
+
+class Whole(click.ParamType):
+    """A whole number within ``generator.limits.RANGES[name]``: ASCII digits only, range-checked
+    before anything uses it, so a huge, negative or non-ASCII number is one usage line (exit 2)."""
+
+    def __init__(self, name: str) -> None:
+        self.range_name = name
+        self.low, self.high = RANGES[name]
+        self.name = "integer"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value  # a default
+        try:
+            return whole(str(value), self.range_name)
+        except NumberError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class Decimal(click.ParamType):
+    """A decimal number above 0 and at most ``RANGES[name][1]`` (no exponent, nan or inf)."""
+
+    def __init__(self, name: str) -> None:
+        self.range_name = name
+        self.name = "number"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float) and 0 < value <= RANGES[self.range_name][1]:
+            return value
+        try:
+            return decimal(str(value), self.range_name)
+        except NumberError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def position_arg(variant: Variant, fen: str | None) -> Position:

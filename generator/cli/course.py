@@ -9,7 +9,7 @@ import click
 
 from ..rules import Variant
 from .app import EXIT_CONTENT, Progress, cli
-from .common import VARIANT
+from .common import VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
 NO_CACHE_OPTION = click.option(
@@ -92,9 +92,7 @@ def schema(kind: str) -> None:
 @click.option(
     "--lessons", "lessons_dir", default=None, type=click.Path(), help="Lesson folder (default: the course's lessons/)."
 )
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1; at most the number of CPUs)."
-)
+@click.option("--jobs", type=Whole("jobs"), default=None, help="PDF processes (default 1; at most the number of CPUs).")
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )

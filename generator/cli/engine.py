@@ -13,7 +13,7 @@ from ..rules.draws import PROFILES
 from ..rules.game import Game
 from ..rules.perft import divide, perft
 from .app import cli
-from .common import RULE_OPTION, VARIANT, position_arg, with_rules
+from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
 
 @cli.command()
@@ -101,7 +101,7 @@ def perft_limit(variant: Variant) -> int:
 
 @cli.command(name="perft")
 @click.argument("variant", type=VARIANT)
-@click.argument("depth", type=click.IntRange(min=0, max=64))
+@click.argument("depth", type=Whole("perft_depth"))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
 @click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
 @click.option("--all-paths", is_flag=True, help="Count every capture route as its own move.")

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..limits import NumberError, whole
 from ..rules.core import make_generator, make_prover
 from ..rules.game import Game, Outcome
 from ..rules.geometry import WHITE
@@ -93,8 +94,11 @@ class Stipulation:
         t = text.strip().lower()
         if t in ("win", "promote", "draw"):
             return cls(t)
-        if t.startswith("gain:") and t[5:].isdigit() and int(t[5:]) >= 1:
-            return cls("gain", int(t[5:]))
+        if t.startswith("gain:"):  # N is range-checked before it reaches the compiled prover's C int
+            try:
+                return cls("gain", whole(t[5:], "gain"))
+            except NumberError as exc:
+                raise ValueError(f"goal '{text}': {exc}") from None
         raise ValueError(f"unknown goal '{text}' (use win, gain:N, promote or draw)")
 
     def __str__(self) -> str:
