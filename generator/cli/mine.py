@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from ..folders import each_file_once
 from ..limits import RANGES
 from ..rules import Variant
 from ..workers import watch_parent
@@ -124,6 +125,7 @@ def mine(
         )
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs is for local processes; a --scheduler has its own workers")
+    sources = tuple(each_file_once(sources))  # a game file named twice is mined once
     settings = Settings(variant.name, depth=depth, language=language, max_plies=max_plies)
     known_keys, problems = known_positions(variant.name, [str(p) for p in known])
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import click
 
+from ..folders import each_file_once
 from ..rules.draws import PROFILES
 from ..rules.errors import DamasError
 from ..rules.pdn import PdnFileError, read_pdn_file, replay
@@ -69,6 +70,7 @@ def check(
         )
     errors = 0
     bad_files = set()
+    files = tuple(each_file_once(files))  # one file named twice (by any path) is checked once
     for path in files:
         try:
             games = read_pdn_file(path, variant)
