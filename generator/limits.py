@@ -34,6 +34,8 @@ DEFAULTS: dict[str, int] = {
     "claims": 5_000,
     "markdown_depth": 10,
     "markdown_links": 2_000,
+    # commands
+    "perft_seconds": 180,
 }
 """Name -> default value.  ``*_chars`` count characters after YAML alias expansion."""
 
