@@ -28,6 +28,7 @@ from . import __version__
 from .cache import Cache, open_cache, use
 from .course import Course, check_course
 from .cpus import usable_cpus
+from .errors import DamasError
 from .lessons.check import CheckReport
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
 from .render import pdf as pdf_stage
@@ -36,7 +37,7 @@ from .render.book import plan_books
 from .render.html import render_pages
 from .render.languages import language_trees, other_homes
 from .render.site import Site, plan_site
-from .rules import VARIANTS, DamasError, Variant, get_variant
+from .rules import VARIANTS, Variant, get_variant
 from .workers import watch_parent
 
 FORMATS = ("html", "pdf")

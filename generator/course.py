@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
+from .errors import DamasError
 from .lessons.schema import located_errors
 from .lessons.source import SourceError, load_document
 from .resources import data_text
-from .rules import DamasError, get_variant
+from .rules import get_variant
 
 if TYPE_CHECKING:
     from .lessons.check import CheckReport

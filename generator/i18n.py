@@ -20,7 +20,7 @@ from pathlib import Path
 from babel.numbers import format_decimal as _format_decimal
 from babel.support import Translations
 
-from .rules import DamasError
+from .errors import DamasError
 
 DOMAIN = "damas"
 DEFAULT_LANGUAGE = "pt-BR"

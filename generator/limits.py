@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .rules.errors import DamasError
+from .errors import DamasError
 
 DEFAULTS: dict[str, int] = {
     # files

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from . import __version__
-from .rules import DamasError
+from .errors import DamasError
 
 MARKER = ".damas-build"
 """The file that says "damas built this folder"; a build replaces only folders that carry it."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from jinja2 import FileSystemLoader
 
-from .rules.errors import DamasError
+from .errors import DamasError
 
 TEMPLATES_PACKAGE = "generator._templates"
 

@@ -22,9 +22,10 @@ from typing import Any
 import yaml
 
 from .course import COURSE_FILE, LESSONS_DIR, SCHEMA_FILE
+from .errors import DamasError
 from .lessons.schema import schema_text as lesson_schema_text
 from .resources import data_text, starter_dir
-from .rules import DamasError, Variant, get_variant
+from .rules import Variant, get_variant
 
 LANGUAGES = ("pt-BR", "en")
 PAPERS = ("a4", "letter")

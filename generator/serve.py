@@ -29,8 +29,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .course import COURSE_FILE, Course, CourseError, find_course
+from .errors import DamasError
 from .resources import templates_dir
-from .rules import DamasError
 
 HOST = "127.0.0.1"
 PREFIX = "/__damas__/"

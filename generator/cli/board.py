@@ -13,14 +13,14 @@ import click
 
 from ..lessons.drawing import DrawingError, draw_board, read_board
 from ..rules import BLACK, WHITE, Variant
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import VARIANT, position_arg
 
 MAX_DRAWING_BYTES = 64 * 1024
 """A 10x10 drawing is about 200 bytes; anything far larger is not a board (or is a device)."""
 
 
-@cli.command(name="fen")
+@click.command(name="fen")
 @click.argument("variant", type=VARIANT)
 @click.option(
     "--board",
@@ -59,7 +59,7 @@ def fen_command(ctx: click.Context, variant: Variant, board_file: str, turn: str
     click.echo(pos.fen())
 
 
-@cli.command(name="board")
+@click.command(name="board")
 @click.argument("variant", type=VARIANT)
 @click.argument("fen", metavar="FEN")
 def board_command(variant: Variant, fen: str) -> None:

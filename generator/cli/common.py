@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import click
 
+from ..errors import DamasError
 from ..limits import RANGES, NumberError, decimal, whole
-from ..rules import DamasError, Position, Variant, get_variant
+from ..rules import Position, Variant, get_variant
 
 
 class VariantType(click.ParamType):

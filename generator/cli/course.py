@@ -8,7 +8,7 @@ import time
 import click
 
 from ..rules import Variant
-from .app import EXIT_CONTENT, Progress, cli
+from .app import EXIT_CONTENT, Progress
 from .common import VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
@@ -19,7 +19,7 @@ NO_CACHE_OPTION = click.option(
 )
 
 
-@cli.command()
+@click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @COURSE_OPTION
@@ -75,7 +75,7 @@ def check(
         raise SystemExit(EXIT_CONTENT)
 
 
-@cli.command()
+@click.command()
 @click.argument("kind", type=click.Choice(["lesson", "course"]), default="lesson")
 def schema(kind: str) -> None:
     """Print the JSON Schema of lesson files, or of course.yaml (for editors: yaml-language-server)."""
@@ -85,7 +85,7 @@ def schema(kind: str) -> None:
     click.echo((course_schema() if kind == "course" else schema_text()).rstrip())
 
 
-@cli.command()
+@click.command()
 @click.option("--out", "out", default=None, type=click.Path(), help="Where to build (default: output/ in the course).")
 @click.option("--variant", "variant_names", multiple=True, type=VARIANT, help="Only these variants (repeatable).")
 @click.option("--format", "formats", default="html,pdf", show_default=True, help="Comma-separated: html, pdf.")

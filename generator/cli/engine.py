@@ -7,19 +7,20 @@ import time
 
 import click
 
+from ..errors import DamasError
 from ..limits import limit, raise_hint
-from ..rules import VARIANTS, DamasError, Variant
+from ..rules import VARIANTS, Variant
 from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.perft import estimate, first_moves, perft
 from ..rules.position import Position
-from .app import Progress, cli
+from .app import Progress
 from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the parameters as JSON.")
 def variants(as_json: bool) -> None:
     """List the variants with their rule parameters (and which engine core runs)."""
@@ -63,7 +64,7 @@ def _variant_summary(v: Variant) -> dict[str, object]:
     }
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("fen", required=False, default="start")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of moves.")
@@ -91,7 +92,7 @@ def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tup
         click.echo(pos.move_text(m, long=long_form, legal=legal))
 
 
-@cli.command(name="perft")
+@click.command(name="perft")
 @click.argument("variant", type=VARIANT)
 @click.argument("depth", type=Whole("perft_depth"))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
@@ -160,7 +161,7 @@ def _count_by_first_move(pos: Position, depth: int, all_paths: bool, first: list
     return counts
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("moves_text", nargs=-1, metavar="MOVE...")
 @click.option("--fen", default="start", help="Start position; may carry counters (:H79, see docs/rules.md).")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..rules import Variant
-from .app import EXIT_USAGE, cli
+from .app import EXIT_USAGE
 from .common import VARIANT
 
 
-@cli.command()
+@click.command()
 @click.argument("directory", type=click.Path())
 @click.option("--variant", "variants", multiple=True, type=VARIANT, help="A variant of the course (repeatable).")
 @click.option(

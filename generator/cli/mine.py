@@ -21,11 +21,11 @@ from ..folders import each_file_once
 from ..limits import RANGES
 from ..rules import Variant
 from ..workers import watch_parent
-from .app import EXIT_CONTENT, EXIT_USAGE, cli
+from .app import EXIT_CONTENT, EXIT_USAGE
 from .common import VARIANT, Whole
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("sources", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(

@@ -6,7 +6,7 @@ each game gets one stdout line ``path: game N (White - Black): <final status>, <
 when no file has an error (warnings allowed, unless ``--strict``), 1 when one has, 2 for usage
 mistakes (a missing file, an unknown variant or draw profile).
 
-The group is registered in :mod:`generator.cli`; it only lets :class:`~generator.rules.DamasError`
+The group is registered in :mod:`generator.cli`; it only lets :class:`~generator.errors.DamasError`
 and click exceptions escape.  A failed check ends by raising :class:`PdnCheckFailed` (a DamasError),
 so that ``main()`` prints one summary line (``damas: pdn check: 1 error in 1 of 2 files``) and exits 1.
 """
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import click
 
+from ..errors import DamasError
 from ..folders import each_file_once
+from ..inputfile import InputFileError, read_text
 from ..rules.draws import PROFILES
-from ..rules.errors import DamasError
-from ..rules.pdn import PdnFileError, read_pdn_file, replay
+from ..rules.pdn import read_pdn, replay
 from ..rules.variants import VARIANTS, Variant
 from ..terminal import printable
 from .common import VARIANT
@@ -73,9 +74,9 @@ def check(
     files = tuple(each_file_once(files))  # one file named twice (by any path) is checked once
     for path in files:
         try:
-            games = read_pdn_file(path, variant)
-        except PdnFileError as exc:
-            click.echo(printable(str(exc)), err=True)
+            games = read_pdn(read_text(path, "pdn_file_bytes"), variant, str(path))
+        except InputFileError as exc:
+            click.echo(printable(exc.at(str(path))), err=True)
             errors += 1
             bad_files.add(path)
             continue
@@ -90,7 +91,7 @@ def check(
             except Exception as exc:  # a bug, not bad input: still one line, never a traceback
                 raise DamasError(f"{path}: {game.name}: internal error while replaying: {exc!r}") from None
             for err in result.errors:
-                click.echo(str(err), err=True)
+                click.echo(printable(str(err)), err=True)
                 if err.is_error or strict:
                     errors += 1
                     bad_files.add(path)

@@ -10,13 +10,13 @@ import click
 from ..limits import RANGES
 from ..rules import Variant
 from ..rules.notation import line_text
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
 MAX_PLAY_DEPTH = RANGES["play_depth"][1]
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("fen", required=False)
 @click.option(

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import click
 
+from ..errors import DamasError
 from ..render.export import ExportError, export, export_format
 from ..render.svg import THEMES, diagram, move_overlay
-from ..rules import BLACK, WHITE, DamasError, Position, get_variant
+from ..rules import BLACK, WHITE, Position, get_variant
 from .common import Whole
 
 

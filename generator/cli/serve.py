@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import Whole
 from .place import locate_course
 
 
-@cli.command()
+@click.command()
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option(
     "--port",

@@ -14,12 +14,13 @@ import time
 
 import click
 
+from ..errors import DamasError
 from ..limits import RANGES
-from ..rules import DamasError, Variant
+from ..rules import Variant
 from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.position import Position
-from .app import EXIT_CONTENT, cli
+from .app import EXIT_CONTENT
 from .common import VARIANT, Decimal, Whole
 
 EXIT_UNDECIDED = 3
@@ -70,7 +71,7 @@ def _text(pos: Position, line: list[Move]) -> list[str]:
     return out
 
 
-@cli.command()
+@click.command()
 @click.argument("variant", type=VARIANT)
 @click.argument("fen")
 @click.option("--goal", default="win", show_default=True, help="win, gain:N, promote or draw.")

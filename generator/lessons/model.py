@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import BLACK, WHITE, DamasError, Position, Variant, get_variant
+from ..errors import DamasError
+from ..rules import BLACK, WHITE, Position, Variant, get_variant
 from ..rules.draws import DrawProfile, draw_profile
 from ..rules.game import Counters
 from .drawing import read_board

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cache as proof_cache
+from ..errors import DamasError
 from ..puzzles.search import BudgetExceeded, Solver, Stipulation
 from ..puzzles.themes import Line, auto_themes, difficulty
-from ..rules import DamasError, IllegalMoveError, Move, Position
+from ..rules import IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
 from ..rules.notation import fitting, line_text, split_move_text

@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..rules.errors import DamasError
+from ..errors import DamasError
 from ..rules.geometry import BLACK
 from ..rules.position import Position
 from ..rules.variants import Variant

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..rules import DamasError
+from ..errors import DamasError
 from ..rules.position import Position
 from ..rules.variants import get_variant
 from .dedup import line_keys, pattern_key, position_key

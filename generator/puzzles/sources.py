@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..rules import DamasError
+from ..errors import DamasError
+from ..inputfile import InputFileError, open_text
 from ..rules.game import Game
 from ..rules.position import Position
 from ..rules.variants import get_variant
@@ -78,7 +79,8 @@ def pdn_units(path: str, start: int, errors: list[str]) -> Iterator[Unit]:
     """The games of a PDN file as units, streamed (one game's text at a time).
 
     A game starts at a tag line (``[...``) that follows move text; a file without tags is one
-    unit per run of text between tag blocks.  Unreadable files are reported in ``errors``.
+    unit per run of text between tag blocks.  Unreadable files (and devices, FIFOs, sockets, refused
+    at once by :func:`generator.inputfile.open_text`) are reported in ``errors``.
     """
     index = start
     lines: list[str] = []
@@ -87,7 +89,7 @@ def pdn_units(path: str, start: int, errors: list[str]) -> Iterator[Unit]:
     seen_moves = False
     too_big = False
     try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
+        with open_text(path) as f:
             for number, raw in enumerate(f, 1):
                 stripped = raw.lstrip()
                 if stripped.startswith("[") and seen_moves:
@@ -110,6 +112,9 @@ def pdn_units(path: str, start: int, errors: list[str]) -> Iterator[Unit]:
                     lines.append(raw)
     except UnicodeDecodeError as exc:
         errors.append(f"{path}: not UTF-8 text ({exc.reason}); convert it first, e.g. iconv -f latin1 -t utf-8")
+        return
+    except InputFileError as exc:
+        errors.append(exc.at(path))
         return
     except OSError as exc:
         errors.append(f"{path}: {exc.strerror or exc}")

@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..rules import DamasError
+from ..errors import DamasError
 
 FORMATS = (".svg", ".png", ".pdf")
 PNG_WIDTH = 800

@@ -23,9 +23,9 @@ from typing import Any
 
 import typst
 
+from ..errors import DamasError
 from ..i18n import DEFAULT_LANGUAGE, translator
 from ..resources import templates_dir
-from ..rules.errors import DamasError
 from ..rules.variants import Variant
 from .book import Book, answers_data, book_words, typst_language, worksheet_data
 from .names import file_names

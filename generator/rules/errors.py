@@ -1,10 +1,22 @@
-"""Exceptions of the rules engine.  All are ``ValueError`` so callers can catch bad input in one place."""
+"""Exceptions of the rules engine: bad variant names, FENs and move texts.
+
+They stay here, beside the code that raises them (they describe the engine's own input), and
+subclass the application's base :class:`generator.errors.DamasError`, so a caller catches engine
+errors and every other bad input in one place.
+"""
 
 from __future__ import annotations
 
+from ..errors import DamasError
 
-class DamasError(ValueError):
-    """Base of every error the engine raises for bad input."""
+__all__ = [
+    "AmbiguousMoveError",
+    "DamasError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "UnknownVariantError",
+]
 
 
 class UnknownVariantError(DamasError):

@@ -42,9 +42,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-from ..terminal import printable
 from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
 from .game import Counters, Game, Outcome, Status, result_token
 from .geometry import BLACK, WHITE
@@ -55,14 +53,12 @@ from .variants import VARIANTS, Variant, get_variant
 __all__ = [
     "RESULTS",
     "PdnError",
-    "PdnFileError",
     "PdnGame",
     "PdnNode",
     "ReplayResult",
     "Token",
     "game_to_pdn",
     "read_pdn",
-    "read_pdn_file",
     "replay",
     "result_outcome",
     "result_token",
@@ -91,10 +87,6 @@ OTHER_GAMETYPES = {
 """GameType numbers PDN defines for games this engine does not play (for clear messages)."""
 
 
-class PdnFileError(DamasError):
-    """A PDN file that cannot be read at all (missing, unreadable, not UTF-8)."""
-
-
 # -- errors ---------------------------------------------------------------------------------------
 
 
@@ -115,9 +107,10 @@ class PdnError:
         return self.severity == "error"
 
     def __str__(self) -> str:
-        """One terminal line: file names and tag values are quoted, so controls are escaped."""
+        """``FILE:LINE:COL: [warning: ]message``.  It may quote file names and tag values as they
+        are: whoever prints it to a terminal escapes it (``generator.terminal.printable``)."""
         prefix = "" if self.is_error else f"{self.severity}: "
-        return printable(f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}")
+        return f"{self.path or '<pdn>'}:{self.line}:{self.col}: {prefix}{self.message}"
 
 
 # -- tokens -----------------------------------------------------------------------------------------
@@ -648,37 +641,6 @@ def read_pdn(text: str, default_variant: Variant | str = "international", path: 
         parser.feed(t)
     parser.finish()
     return parser.games
-
-
-def read_pdn_file(path: str | Path, default_variant: Variant | str = "international") -> list[PdnGame]:
-    """Read a UTF-8 PDN file (a byte-order mark is allowed).
-
-    Only regular files are read (a device, FIFO or socket is refused without blocking), and only up
-    to the ``pdn_file_bytes`` limit (see :mod:`generator.limits`).
-
-    Raises:
-        PdnFileError: when the file cannot be read, is not a regular file, is over the size limit,
-            or is not UTF-8 (naming the line and column of the first bad byte).
-        UnknownVariantError: when ``default_variant`` is not a variant.
-    """
-    from ..inputfile import InputFileError, read_input
-
-    name = str(path)
-    try:
-        data = read_input(path, "pdn_file_bytes")
-    except InputFileError as exc:
-        raise PdnFileError(f"{name}: {exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        raise PdnFileError(
-            f"{name}:{line}:{col}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
-            "convert it first, e.g. iconv -f latin1 -t utf-8"
-        ) from None
-    return read_pdn(text, default_variant, name)
 
 
 def variant_for_gametype(value: str) -> Variant:

@@ -99,9 +99,22 @@ def test_a_file_name_with_escapes_and_newlines_is_escaped(tmp_path: Path) -> Non
     assert len(done.stdout.splitlines()) == 2  # the error, the summary
 
 
-def test_pdn_messages_are_escaped() -> None:
+def test_pdn_messages_are_escaped_by_their_printer() -> None:
+    """The engine keeps the text as written (it formats for no terminal); the CLI escapes it."""
     err = PdnError("g\x1b.pdn", 1, 2, "tag \u202eevil\n")
-    assert str(err) == "g\\x1b.pdn:1:2: tag \\u202eevil\\n"
+    assert str(err) == "g\x1b.pdn:1:2: tag \u202eevil\n"
+    assert printable(str(err)) == "g\\x1b.pdn:1:2: tag \\u202eevil\\n"
+
+
+def test_pdn_check_escapes_tag_values(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text('[Variant "x\x1b[2Jy"]\n1. 32-28 *\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "pdn", "check", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "unknown variant 'x\\x1b[2Jy'" in done.stderr, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr
 
 
 def test_printable_leaves_ordinary_text_alone() -> None:

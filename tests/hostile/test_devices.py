@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.inputfile import InputFileError, read_input
+from generator.inputfile import InputFileError, read_input, read_text
 from generator.lessons.check import check_paths
 from generator.output import MARKER
-from generator.rules.pdn import PdnFileError, read_pdn_file
 
 GOOD = Path(__file__).resolve().parents[1] / "lessons" / "good"
 ONLY_REGULAR = "not a regular file; damas reads regular files only"
@@ -67,8 +66,8 @@ def test_a_socket_is_refused(tmp_path: Path) -> None:
     sock = socket.socket(socket.AF_UNIX)
     try:
         sock.bind(str(path))
-        with pytest.raises(PdnFileError, match="is a socket"):
-            read_pdn_file(path)
+        with pytest.raises(InputFileError, match="is a socket"):
+            read_text(path, "pdn_file_bytes")
     finally:
         sock.close()
 

@@ -33,7 +33,10 @@ GOLPE = "W:W26,31,32:B1,17,19"
 
 
 def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in sorted(group.list_commands(ctx)):  # the group loads a command's module on demand
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             yield from _commands(command, (*path, name))
         else:

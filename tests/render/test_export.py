@@ -7,9 +7,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from generator.errors import DamasError
 from generator.render.export import PNG_WIDTH, ExportError, export, export_format
 from generator.render.svg import THEMES, diagram, move_overlay, parse_color
-from generator.rules import DamasError, Position
+from generator.rules import Position
 
 from .helpers import centre, parse
 

@@ -13,15 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli.pdn import PdnCheckFailed, pdn
+from generator.inputfile import InputFileError, read_text
 from generator.rules import get_variant
 from generator.rules.errors import DamasError
 from generator.rules.game import Game, Outcome
 from generator.rules.pdn import (
-    PdnFileError,
     PdnGame,
     game_to_pdn,
     read_pdn,
-    read_pdn_file,
     replay,
     result_outcome,
     result_token,
@@ -80,7 +79,7 @@ SAMPLES: dict[str, list[tuple[str, str, int]]] = {
 
 
 def load(name: str) -> list[PdnGame]:
-    return read_pdn_file(DATA / name)
+    return read_pdn(read_text(DATA / name, "pdn_file_bytes"), path=str(DATA / name))
 
 
 def text_of(name: str) -> str:
@@ -482,16 +481,21 @@ def test_game_boundaries() -> None:
     assert len(games) == 1 and games[0].errors[0].severity == "warning"
 
 
-def test_read_pdn_file_errors(tmp_path: Path) -> None:
+def test_pdn_file_reading_errors(tmp_path: Path) -> None:
+    """PDN files are read through generator.inputfile (the engine reads no files)."""
     bad = tmp_path / "latin1.pdn"
     bad.write_bytes(b'[Event "Caf\xe9"]\n1. 32-28 *\n')
-    with pytest.raises(PdnFileError, match=r"latin1.pdn:1:12: not UTF-8 text \(byte 0xe9\)"):
-        read_pdn_file(bad)
-    with pytest.raises(PdnFileError, match="cannot read"):
-        read_pdn_file(tmp_path / "missing.pdn")
+    with pytest.raises(InputFileError, match=r"^not UTF-8 text \(byte 0xe9\)") as caught:
+        read_text(bad, "pdn_file_bytes")
+    assert caught.value.at("latin1.pdn").startswith("latin1.pdn:1:12: not UTF-8 text (byte 0xe9); convert it")
+    with pytest.raises(InputFileError, match="cannot read"):
+        read_text(tmp_path / "missing.pdn", "pdn_file_bytes")
     bom = tmp_path / "bom.pdn"
     bom.write_bytes('\ufeff[Event "x"] 1. 32-28 *'.encode())
-    assert read_pdn_file(bom)[0].tags == {"Event": "x"}
+    assert read_pdn(read_text(bom, "pdn_file_bytes"))[0].tags == {"Event": "x"}
+    result = runner().invoke(pdn, ["check", str(bad)])
+    assert isinstance(result.exception, PdnCheckFailed)
+    assert f"{bad}:1:12: not UTF-8 text (byte 0xe9); convert it first" in result.stderr
 
 
 # -- damas pdn check ----------------------------------------------------------------------------

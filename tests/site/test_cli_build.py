@@ -8,8 +8,8 @@ import pytest
 
 from generator.build import MANIFEST, build
 from generator.cli import main
+from generator.errors import DamasError
 from generator.output import MARKER
-from generator.rules import DamasError
 
 from .helpers import PAGES, PDFS, PRINTSETS, SUMMARY, leftovers, read_page
 

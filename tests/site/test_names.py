@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from generator.build import build
-from generator.rules import DamasError, get_variant
+from generator.errors import DamasError
+from generator.rules import get_variant
 
 from .helpers import AMERICAN_GOLPES, AMERICAN_RULES, local_target, read_page, write_lesson
 
