@@ -17,6 +17,7 @@ DEFAULTS: dict[str, int] = {
     # files
     "lesson_file_bytes": 2_000_000,
     "pdn_file_bytes": 50_000_000,
+    "pdn_game_chars": 500_000,
     # lesson folders
     "folder_depth": 32,
     "folder_entries": 100_000,
