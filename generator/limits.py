@@ -37,6 +37,8 @@ DEFAULTS: dict[str, int] = {
     "markdown_links": 2_000,
     # commands
     "perft_seconds": 180,
+    # searches
+    "search_memory_mb": 512,
 }
 """Name -> default value.  ``*_chars`` count characters after YAML alias expansion."""
 
@@ -59,6 +61,7 @@ RANGES: dict[str, tuple[int, int]] = {
     # other
     "port": (0, 65_535),
     "image_size": (16, 10_000),
+    "memory_mb": (16, 1 << 20),
 }
 """Name -> (least, greatest) for a number a user gives (command-line options, goals such as
 ``gain:N``, lesson numbers).  Fixed, not raisable: each bounds a loop, a C integer or a run's

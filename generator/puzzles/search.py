@@ -35,6 +35,8 @@ from ..rules.move import Move
 from ..rules.movegen import PureZobrist
 from ..rules.position import Position
 from ..rules.variants import Goal as GameGoal
+from .memory import Caps
+from .memory import caps as memory_caps
 
 if TYPE_CHECKING:
     from ..rules.draws import DrawProfile
@@ -161,9 +163,12 @@ class Solver:
         profile: DrawProfile | str | None = None,
         budget: Budget | None = None,
         core: str | None = None,
+        caps: Caps | None = None,
     ) -> None:
         """``core``: ``None`` (the active core: compiled when built), ``"pure"`` (the reference
-        Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built)."""
+        Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built).
+        ``caps``: how many entries each table may hold (default: from the ``search_memory_mb``
+        limit, :mod:`generator.puzzles.memory`)."""
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
@@ -175,7 +180,9 @@ class Solver:
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int]] = {}
         """Zobrist hash -> (fewest plies known to force the goal, most plies known not to, the move
-        index that decided it last)."""
+        index that decided it last); at most ``caps.prover`` entries, then it starts over."""
+        self.caps = caps if caps is not None else memory_caps()
+        self._resets = 0
         self._z = _zobrist_table(variant.geometry.size)
         self.losing = variant.goal is GameGoal.LOSING
         self.stip = Stipulation("win")
@@ -187,8 +194,14 @@ class Solver:
         self._kernel_base = 0
         if self._prover is not None:
             self._prover.tick = self._kernel_tick
+            self._prover.table_cap = self.caps.prover
         self._hash: Callable[[int, int, int, int], int] = self._z.hash if self._prover is None else self._prover.hash
         """The Zobrist hash of a position (in C with the compiled core; the same value)."""
+
+    @property
+    def resets(self) -> int:
+        """How many times a full table started over (0: the bound never changed the search)."""
+        return self._resets + (self._prover.resets if self._prover is not None else 0)
 
     @property
     def compiled(self) -> bool:
@@ -301,6 +314,9 @@ class Solver:
             proven = min(proven, bound if bound != _NEVER else -_NEVER)
         else:
             refuted = max(refuted, bound)
+        if len(self.table) >= self.caps.prover and h not in self.table:  # full: start over
+            self.table.clear()
+            self._resets += 1
         self.table[h] = (proven, refuted, best)
         return decided
 
