@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import click
 
 from ..errors import DamasError
-from ..limits import RANGES, NumberError, decimal, whole
+from ..limits import DEFAULTS, RANGES, NumberError, decimal, env_name, whole
 from ..rules import Position, Variant, get_variant
 
 
@@ -84,4 +85,23 @@ RULE_OPTION = click.option(
     metavar="NAME=VALUE",
     help="Change one rule parameter (a profile for rules the spec marks unverified), "
     "e.g. capture_promotion=promote-and-continue. Repeatable; see 'damas variants --json'.",
+)
+
+
+def _memory(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    """``--memory MB`` sets the ``search_memory_mb`` limit for this run, through its environment
+    variable, so the worker processes a command starts (``damas mine``) inherit it."""
+    if value is not None:
+        os.environ[env_name("search_memory_mb")] = str(value)
+
+
+MEMORY_OPTION = click.option(
+    "--memory",
+    type=Whole("memory_mb"),
+    default=None,
+    metavar="MB",
+    expose_value=False,
+    callback=_memory,
+    help=f"Memory for each search's tables, in MB (default {DEFAULTS['search_memory_mb']}; "
+    "docs/limits.md). Full tables start over: slower, never wrong.",
 )

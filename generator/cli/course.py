@@ -9,7 +9,7 @@ import click
 
 from ..rules import Variant
 from .app import EXIT_CONTENT, Progress
-from .common import VARIANT, Whole
+from .common import MEMORY_OPTION, VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
 NO_CACHE_OPTION = click.option(
@@ -30,6 +30,7 @@ NO_CACHE_OPTION = click.option(
     help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
 )
 @NO_CACHE_OPTION
+@MEMORY_OPTION
 def check(
     paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None, no_cache: bool
 ) -> None:
@@ -98,6 +99,7 @@ def schema(kind: str) -> None:
 )
 @COURSE_OPTION
 @NO_CACHE_OPTION
+@MEMORY_OPTION
 def build(
     out: str | None,
     variant_names: tuple[Variant, ...],

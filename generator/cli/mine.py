@@ -22,7 +22,7 @@ from ..limits import RANGES
 from ..rules import Variant
 from ..workers import watch_parent
 from .app import EXIT_CONTENT, EXIT_USAGE
-from .common import VARIANT, Whole
+from .common import MEMORY_OPTION, VARIANT, Whole
 
 
 @click.command()
@@ -77,6 +77,7 @@ from .common import VARIANT, Whole
     type=click.Path(exists=True, path_type=Path),
     help="Lesson files or folders whose puzzles are not mined again (e.g. lessons/). Repeatable.",
 )
+@MEMORY_OPTION
 @click.option(
     "--language",
     type=click.Choice(["pt-BR", "en"]),

@@ -11,7 +11,7 @@ from ..limits import RANGES
 from ..rules import Variant
 from ..rules.notation import line_text
 from .app import EXIT_CONTENT
-from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
+from .common import MEMORY_OPTION, RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
 MAX_PLAY_DEPTH = RANGES["play_depth"][1]
 
@@ -29,6 +29,7 @@ MAX_PLAY_DEPTH = RANGES["play_depth"][1]
 @click.option(
     "--seed", type=Whole("seed"), default=None, help="Vary the choice between near-equal moves (same seed, same move)."
 )
+@MEMORY_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print move, score, line as JSON.")
 @RULE_OPTION
 def play(

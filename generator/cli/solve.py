@@ -21,7 +21,7 @@ from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.position import Position
 from .app import EXIT_CONTENT
-from .common import VARIANT, Decimal, Whole
+from .common import MEMORY_OPTION, VARIANT, Decimal, Whole
 
 EXIT_UNDECIDED = 3
 """The search ran out of its ``--timeout`` or ``--nodes`` budget without an answer."""
@@ -88,6 +88,7 @@ def _text(pos: Position, line: list[Move]) -> list[str]:
 @click.option("--draw-profile", "profile", default=None, help="Draw rules for the draw goal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the proof as JSON.")
 @click.option("--tree", is_flag=True, help="With --json: the solution tree (every defence and its answer).")
+@MEMORY_OPTION
 @click.option("--old", is_flag=True, help="Use the reference iterative-deepening search instead of df-pn.")
 def solve(
     variant: Variant,

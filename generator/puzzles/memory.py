@@ -29,13 +29,15 @@ from ..limits import limit
 MB = 1 << 20
 
 BYTES_PER_ENTRY = {
-    "prover": 210,
-    "proofs": 250,
-    "work": 260,
+    "prover": 200,
+    "proofs": 160,
+    "work": 180,
     "expanded": 330,
-    "engine": 230,
+    "engine": 220,
 }
-"""Measured bytes of one entry in the pure-Python tables (tracemalloc, bench/search_memory.py):
+"""Bytes of one entry in the pure-Python tables: measured with tracemalloc (bench/search_memory.py:
+133, 106, 122, 257 and 157 on a 300,000-node search) and raised by a third or more, since a dict
+doubles its arrays as it grows, so the cost per entry depends on where in its growth it stands:
 the depth-first table (hash -> three ints), the df-pn proofs (proven and disproven per hash, with
 the set of hashes seen), the df-pn work table ((hash, plies) -> two numbers), one unit of the
 expanded df-pn nodes (a node or one of its children: a position and its hash), the engine's table."""
