@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.puzzles.mine_run import Checkpoint, run
-from generator.puzzles.mining import Settings
-from generator.puzzles.sources import self_play_units
+from generator.puzzles.mining.candidate import Settings
+from generator.puzzles.mining.run import Checkpoint, run
+from generator.puzzles.mining.sources import self_play_units
 
 
 def measure(variant: str, games: int, workers: int, max_plies: int, seed: int) -> dict[str, float]:

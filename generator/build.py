@@ -177,6 +177,8 @@ def _job_key(job: pdf_stage.PdfJob, svgs: dict[str, str]) -> str:
     h = hashlib.sha256()
     h.update(f"damas {__version__} typst {pdf_stage.TYPST_VERSION}\n".encode())
     h.update(job.template.read_bytes())
+    for typ in sorted(job.template.parent.glob("*.typ")):  # what the template imports (print.typ)
+        h.update(typ.read_bytes())
     data = json.dumps(job.data, sort_keys=True, ensure_ascii=False)
     h.update(data.encode())
     for path in sorted(set(re.findall(r'"/(html/svg/[^"]+)"', data))):

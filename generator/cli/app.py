@@ -49,6 +49,9 @@ COMMANDS: dict[str, str] = {
     "variants": "engine:variants",
     "fen": "board:fen_command",
     "board": "board:board_command",
+    "worksheet": "worksheet:worksheet",
+    "import": "importer:import_command",
+    "export": "export:export",
 }
 """Every command: its name and where it lives (``module:attribute`` under ``generator.cli``), in the
 order ``damas --help`` lists them.  A command's module is imported only when that command runs (or

@@ -6,23 +6,23 @@ a checkpoint of another run); 2 usage.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import itertools
-import os
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..folders import each_file_once
 from ..limits import RANGES
 from ..rules import Variant
-from ..workers import watch_parent
+from ..terminal import printable
 from .app import EXIT_CONTENT, EXIT_USAGE
 from .common import MEMORY_OPTION, VARIANT, Whole
+
+if TYPE_CHECKING:
+    from ..puzzles.mining.job import Job
+    from ..puzzles.mining.run import RunResult
 
 
 @click.command()
@@ -105,17 +105,8 @@ def mine(
     check'.  Identical, mirror-image and near-duplicate puzzles are kept once.  A killed run
     continues from its checkpoint when started again with the same arguments.
     """
-    from ..cpus import usable_cpus
-    from ..puzzles.mine_run import (
-        Checkpoint,
-        CheckpointMismatch,
-        checkpoint_path,
-        known_positions,
-        run,
-        write_lesson,
-    )
-    from ..puzzles.mining import Settings
-    from ..puzzles.sources import Unit, pdn_units, self_play_units
+    from ..puzzles.mining.candidate import Settings
+    from ..puzzles.mining.job import Job
 
     if not sources and not self_play:
         raise click.UsageError("give PDN files, --self-play N, or both")
@@ -127,73 +118,75 @@ def mine(
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs is for local processes; a --scheduler has its own workers")
     sources = tuple(each_file_once(sources))  # a game file named twice is mined once
+    _refuse_unreadable(sources)
+    known_keys, problems = _known(variant, known)
     settings = Settings(variant.name, depth=depth, language=language, max_plies=max_plies)
-    known_keys, problems = known_positions(variant.name, [str(p) for p in known])
-
-    def units() -> Iterator[Unit]:
-        counter = itertools.count()
-        for path in sources:
-            for u in pdn_units(str(path), 0, problems):
-                yield replace(u, index=next(counter))
-        for u in self_play_units(self_play, seed):
-            yield replace(u, index=next(counter))
-
-    identity = {
-        "settings": settings.to_json(),
-        "sources": [[str(p), p.stat().st_size, p.stat().st_mtime_ns] for p in sources],  # a changed file: new run
-        "self_play": self_play,
-        "seed": seed,
-    }
-    try:
-        checkpoint = Checkpoint(checkpoint_path(out), identity)
-    except CheckpointMismatch as exc:
-        click.echo(f"damas mine: {exc}", err=True)
-        raise SystemExit(EXIT_CONTENT) from None
-    except OSError as exc:
-        click.echo(f"damas mine: {out}: cannot write the checkpoint: {exc.strerror or exc}", err=True)
-        raise SystemExit(EXIT_CONTENT) from None
-    client = None
-    if scheduler is not None:
-        try:
-            from distributed import Client
-        except ImportError:
-            click.echo("damas mine: --scheduler needs dask distributed: pip install 'damas[mine]'", err=True)
-            raise SystemExit(EXIT_USAGE) from None
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError) as exc:
-            click.echo(f"damas mine: cannot reach the scheduler {scheduler}: {exc}", err=True)
-            raise SystemExit(EXIT_CONTENT) from None
-        executor: cf.Executor = client.get_executor()
-        workers = max(len(client.scheduler_info().get("workers", {})), 1)
-    else:
-        workers = jobs or usable_cpus()
-        executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=watch_parent)
-    total = (len(sources) == 0 and self_play) or None
+    job = Job(settings, out, sources, self_play, seed)
     started = time.perf_counter()
-    with _progress(total) as show:
-        try:
-            result = run(
-                settings, units(), executor, checkpoint, in_flight=2 * workers, on_progress=show, known=known_keys
-            )
-        finally:
-            if isinstance(executor, cf.ProcessPoolExecutor):
-                executor.shutdown(wait=True, cancel_futures=True)
-            else:  # distributed's ClientExecutor has no cancel_futures
-                executor.shutdown(wait=True)
-            checkpoint.close()
-            if client is not None:
-                client.close()
-    write_lesson(out, settings, result.puzzles)
-    os.unlink(checkpoint.path)
-    for p in [*problems, *result.tally.problems]:
-        click.echo(f"damas mine: {p}", err=True)
+    result, read_problems = _run(job, jobs, scheduler, known_keys, total=(len(sources) == 0 and self_play) or None)
+    for p in [*problems, *read_problems, *result.tally.problems]:
+        click.echo(printable(f"damas mine: {p}"), err=True)
     t = result.tally
     wall = time.perf_counter() - started
     click.echo(
         f"{len(result.puzzles)} puzzles written to {out} ({t.scanned:,} positions from {t.units} games, "
         f"{t.candidates:,} candidates, {result.duplicates} duplicates dropped, {wall:.1f} s)"
     )
+
+
+def _refuse_unreadable(sources: tuple[Path, ...]) -> None:
+    """Stop at once (exit 1) when a PDN source is not a regular file (a FIFO would block, a device
+    would never end) or cannot be opened."""
+    from ..inputfile import InputFileError, open_text
+
+    refused = []
+    for path in sources:
+        try:
+            open_text(path).close()
+        except InputFileError as exc:
+            refused.append(exc.at(str(path)))
+    for line in refused:
+        click.echo(printable(f"damas mine: {line}"), err=True)
+    if refused:
+        raise SystemExit(EXIT_CONTENT)
+
+
+def _known(variant: Variant, paths: tuple[Path, ...]) -> tuple[set[str], list[str]]:
+    """The position keys of the puzzles in the ``--known`` lessons, and the problems met reading
+    them; a file that cannot be read at all (a FIFO, a device, too large) stops the run at once."""
+    from ..lessons.known import known_positions
+
+    known = known_positions(variant, paths)
+    if known.refused:
+        for line in known.refused:
+            click.echo(printable(f"damas mine: {line}"), err=True)
+        raise SystemExit(EXIT_CONTENT)
+    return known.keys, known.problems
+
+
+def _run(
+    job: Job, jobs: int | None, scheduler: str | None, known: set[str], total: int | None
+) -> tuple[RunResult, list[str]]:
+    """The run on its executor, with a progress bar; checkpoint and scheduler problems exit."""
+    from ..cpus import usable_cpus
+    from ..puzzles.mining.job import SchedulerError, executor, mine
+    from ..puzzles.mining.run import CheckpointMismatch
+
+    try:
+        checkpoint = job.open_checkpoint()
+    except CheckpointMismatch as exc:
+        click.echo(f"damas mine: {exc}", err=True)
+        raise SystemExit(EXIT_CONTENT) from None
+    except OSError as exc:
+        click.echo(f"damas mine: {job.out}: cannot write the checkpoint: {exc.strerror or exc}", err=True)
+        raise SystemExit(EXIT_CONTENT) from None
+    try:
+        with executor(jobs, scheduler, usable_cpus) as (pool, workers), _progress(total) as show:
+            return mine(job, checkpoint, pool, workers, known=known, on_progress=show)
+    except SchedulerError as exc:
+        checkpoint.close()
+        click.echo(f"damas mine: {exc}", err=True)
+        raise SystemExit(EXIT_USAGE if exc.usage else EXIT_CONTENT) from None
 
 
 class _progress:

@@ -7,36 +7,24 @@ model, what the renderer needs from the proof (the move a claim names, its route
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import cache as proof_cache
 from ..errors import DamasError
-from ..puzzles.search import BudgetExceeded, Solver, Stipulation
-from ..puzzles.themes import Line, auto_themes, difficulty
+from ..puzzles.proof import prove_puzzle, resolve_budget
+from ..puzzles.result import Problem, PuzzleResult
 from ..rules import IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
 from ..rules.game import Game, Outcome
-from ..rules.notation import fitting, line_text, split_move_text
+from ..rules.notation import fitting, split_move_text
 from .explain import counter_words, draw_progress, explain_move, side_to_move_of_all, why_category
 from .markdown_safety import unsafe_markdown
 from .model import Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
 from .verify_cache import KIND as PROOF_KIND
-from .verify_cache import decode as decode_verdict
-from .verify_cache import encode as encode_verdict
 from .verify_cache import proof_key
-from .verify_puzzle import (
-    budget_message,
-    cook_message,
-    cooks,
-    default_margin,
-    make_solver,
-    not_a_puzzle,
-    resolve_budget,
-)
 
 CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result")
 OUTCOMES = {
@@ -56,19 +44,9 @@ class DiagramProof:
     highlight: list[int] = field(default_factory=list)
 
 
-@dataclass
-class PuzzleProof:
-    """What the uniqueness proof established about a puzzle, for the books."""
-
-    moves: list[Move]
-    """The main line (the author's solution), proven."""
-    defences: list[tuple[int, Move, list[Move]]]
-    """Key defences: (index in the main line, the defender's other reply, how the attacker wins on)."""
-    themes: list[str]
-    """Themes the engine recognises in the line."""
-    difficulty: int
-    nodes: int
-    seconds: float
+PuzzleProof = PuzzleResult
+"""What the proof established about a sound puzzle, for the books and pages (the puzzles layer's
+:class:`~generator.puzzles.result.PuzzleResult`; the name is kept for the renderers)."""
 
 
 def text_fields(data: Any) -> list[tuple[Path, str]]:
@@ -126,15 +104,6 @@ def _draw_rule_words(game: Game, reason: str | None) -> str:
     return f": {progress}"
 
 
-def _goal_words(stip: Stipulation, verb: bool = False) -> str:
-    if stip.goal == "gain":
-        n = f"{stip.pieces} piece" + ("s" if stip.pieces != 1 else "")
-        return f"wins {n}" if verb else f"a gain of {n}"
-    return {"win": ("wins", "the win"), "promote": ("promotes", "a promotion"), "draw": ("draws", "the draw")}[
-        stip.goal
-    ][0 if verb else 1]
-
-
 def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str:
     if not moves:
         return "none"
@@ -150,14 +119,10 @@ class Verifier:
         self.lesson = lesson
         self.errors: list[SourceError] = []
         self.proofs: dict[Path, DiagramProof] = {}
-        self.puzzle_proofs: dict[Path, PuzzleProof] = {}
-        self._log: list[tuple[Path, str]] | None = None
-        """While a puzzle is proven: every failure reported, for the proof cache."""
+        self.puzzle_proofs: dict[Path, PuzzleResult] = {}
 
     def fail(self, where: Path, message: str) -> None:
         self.errors.append(self.doc.error(where, message))
-        if self._log is not None:
-            self._log.append((where, message))
 
     # -- moves as text --------------------------------------------------------------------------
 
@@ -475,7 +440,7 @@ class Verifier:
         pos = p.position
         game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
         attacker = pos.turn
-        promoted = False
+        moves: list[Move] = []
         for j, step in enumerate(p.solution):
             here = game.position
             legal = here.legal_moves()
@@ -484,8 +449,8 @@ class Verifier:
             except DamasError as exc:
                 self.fail(step.move.where, f"solution move {j + 1}: {exc}")
                 return
+            moves.append(move)
             if here.turn == attacker:
-                promoted = promoted or move.promotes
                 if step.others is not None:
                     self.fail(step.move.where, "'others' is for the defender's replies, not the solver's moves")
                 continue
@@ -518,166 +483,53 @@ class Verifier:
                     (*step.move.where[:-1], "others"),
                     f"{step.move.value} is forced: there are no other replies",
                 )
-        if self.stipulation(p, game, attacker, promoted):
-            self.uniqueness(p)
+        self.prove(p, moves)
 
-    def _escape_message(self, solver: Solver, game: Game, p: Puzzle, j: int, depth: int, stip: Stipulation) -> str:
-        """Why the solution move at ply ``j`` does not force the goal: the first reply along the
-        author's own line that holds, or that the goal takes longer than the line."""
-        here = game.position
-        first = here.parse_move(p.solution[j].move.value)
-        plies = depth - j
-        head = f"{here.move_text(first, long=True)} does not force {_goal_words(stip)} within {plies} plies"
-        pos, line = here, []
-        fallback = ""
-        for k in range(j, depth):
-            move = pos.parse_move(p.solution[k].move.value)
-            if pos.turn != solver.attacker:
-                gen = pos.variant.generator
-                holding = [r for r in pos.legal_moves() if not solver.forced(gen.apply(*pos.state, r), plies - 1)]
-                after = f" after {line_text(here, line)}" if line else ""
-                if holding and move not in holding:
-                    return f"{head}: the defence{after} escapes with {pos.move_text(holding[0], long=True)}"
-                if holding and not fallback:  # the author's own reply holds: look further along the line
-                    fallback = f"{head}: the defence{after} escapes with {pos.move_text(move, long=True)}"
-            line.append(move)
-            pos = pos.play(move)
-            plies -= 1
-        if fallback:
-            return fallback
-        return f"{head}: the line reaches it, but not against every defence in time; lengthen the solution"
+    def prove(self, p: Puzzle, moves: list[Move]) -> None:
+        """The puzzle's proof (:func:`generator.puzzles.proof.prove_puzzle`: the line meets the
+        goal, the key and each later solver move force it, no cook, a real combination, all within
+        the proof budget), its problems reported at their places in the file, and the result kept
+        for the books when the puzzle is sound.
 
-    def stipulation(self, p: Puzzle, game: Game, attacker: int, promoted: bool) -> bool:
-        """Is the stipulation met at the end of the main line?  Reports and returns False if not."""
-        where = (*p.where, "stipulation")
-        status = game.status()
-        side = "white" if attacker == 0 else "black"
-        if p.goal == "win":
-            if status.winner != attacker:
-                self.fail(where, f"claimed {side} wins, but after the solution the game is {status}")
-                return False
-        elif p.goal == "draw":
-            if status.outcome is not Outcome.DRAW:
-                self.fail(where, f"claimed a draw, but after the solution the game is {status}")
-                return False
-        elif p.goal == "promote":
-            if not promoted:
-                self.fail(where, f"claimed {side} promotes, but no move of the solution crowns a man")
-                return False
-        else:
-            end = game.position
-            if any(m.captures for m in end.legal_moves()):
-                self.fail(where, "the solution stops while a capture is still to be made; play it out")
-                return False
-            start = game.start
-            gained = (start.pieces(attacker ^ 1).bit_count() - end.pieces(attacker ^ 1).bit_count()) - (
-                start.pieces(attacker).bit_count() - end.pieces(attacker).bit_count()
-            )
-            if gained != p.pieces:
-                self.fail(where, f"claimed {side} wins {p.pieces} piece(s), but the solution nets {gained}")
-                return False
-        return True
-
-    def uniqueness(self, p: Puzzle) -> None:
-        """Prove the key first, then that no other first move forces the goal within the printed
-        length plus the cook margin, and each later solver move the only one that works (the last
-        may share the finish with others); all within the proof budget.  Record the proof for the
-        books.  The standard is documented in verify_puzzle.py and docs/lessons.md.
-
-        With a proof cache active (:mod:`generator.cache`) the verdict, failures included, is read
+        With a proof cache active (:mod:`generator.cache`) the result, failures included, is read
         from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
         budget = resolve_budget(self.proof_budget)
         cache = proof_cache.active()
         key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
-        if cache is not None and self._replay(p, cache.get(PROOF_KIND, key)):
-            return
-        started = time.perf_counter()
-        pos = p.position
-        stip = Stipulation.parse(p.stipulation)
-        solver = make_solver(pos, self.lesson.profile, budget)
-        solver.prepare(pos, stip)
-        self._log = []
-        try:
-            self._prove_puzzle(p, solver, stip, started)
-        except BudgetExceeded as exc:
-            self.fail(p.where, budget_message(exc.budget.nodes or exc.nodes))
-        finally:
-            log, self._log = self._log, None
-        n = len(p.where)
-        if cache is not None and all(where[:n] == p.where for where, _ in log):
-            failures = [(where[n:], message) for where, message in log]
-            cache.put(PROOF_KIND, key, encode_verdict(failures, self.puzzle_proofs.get(p.where), pos))
-
-    def _replay(self, p: Puzzle, value: object) -> bool:
-        """Report a cached verdict as the proof would (False: no usable entry, prove it)."""
-        if value is None:
-            return False
-        try:
-            failures, proof = decode_verdict(value, p.position)
-        except (ValueError, TypeError, KeyError, DamasError):
-            return False
-        for where, message in failures:
-            self.fail((*p.where, *where), message)
-        if proof is not None:
-            self.puzzle_proofs[p.where] = PuzzleProof(**proof)
-        return True
-
-    def _prove_puzzle(self, p: Puzzle, solver: Solver, stip: Stipulation, started: float) -> None:
-        pos = p.position
-        game = Game(pos.variant, pos, profile=self.lesson.profile, counters=p.counters)
-        depth = len(p.solution)
-        last = max(j for j in range(depth) if j % 2 == 0)
-        moves: list[Move] = []
-        defences: list[tuple[int, Move, list[Move]]] = []
-        choices = 0
-        ok = True
-        for j, step in enumerate(p.solution):
-            here = game.position
-            move = here.parse_move(step.move.value)
-            if j == 0:
-                if not solver.move_forces(game, move, depth):
-                    self.fail(step.move.where, self._escape_message(solver, game, p, j, depth, stip))
-                    return
-                margin = default_margin(stip.goal) if p.margin is None else p.margin
-                seconds = [m for m in here.legal_moves() if m != move and solver.move_forces(game, m, depth)]
-                if seconds and depth > 1:
-                    listing = ", ".join(here.move_text(m, long=True) for m in here.sorted_moves(seconds))
-                    self.fail(step.move.where, f"second solution: {listing} also {_goal_words(stip, verb=True)}")
-                    ok = False
-                elif margin > 0:
-                    found = cooks(solver, game, move, depth + margin)
-                    if found:
-                        self.fail(step.move.where, cook_message(here, found, depth, margin, _goal_words(stip)))
-                        ok = False
-            elif j % 2 == 0:
-                winners = solver.winning_moves(game, depth - j)
-                if move not in winners:
-                    self.fail(step.move.where, self._escape_message(solver, game, p, j, depth, stip))
-                    return
-                others = [m for m in winners if m != move]
-                if others and j != last:
-                    listing = ", ".join(here.move_text(m, long=True) for m in here.sorted_moves(others))
-                    self.fail(step.move.where, f"second solution: {listing} also {_goal_words(stip, verb=True)}")
-                    ok = False
-            else:
-                replies = [m for m in here.legal_moves() if m != move]
-                choices += len(replies)
-                for r in replies[:3]:
-                    after = here.variant.generator.apply(*here.state, r)
-                    defences.append((j, r, solver.play_out(after, depth - j - 1)))
-            moves.append(move)
-            game.push(move)
-        why = not_a_puzzle(stip.goal, pos, moves)
-        if why is not None:
-            self.fail((*p.where, "stipulation"), why)
-            ok = False
-        if ok:
-            line = Line(pos, tuple(moves))
-            self.puzzle_proofs[p.where] = PuzzleProof(
-                moves=moves,
-                defences=defences,
-                themes=auto_themes(line),
-                difficulty=difficulty(line, choices),
-                nodes=solver.nodes,
-                seconds=time.perf_counter() - started,
+        result = _stored(cache.get(PROOF_KIND, key), p.position) if cache is not None else None
+        if result is None:
+            result = prove_puzzle(
+                p.position,
+                p.stipulation,
+                moves,
+                margin=p.margin,
+                budget=budget,
+                profile=self.lesson.profile,
+                counters=p.counters,
             )
+            if cache is not None:
+                cache.put(PROOF_KIND, key, result.to_json())
+        for problem in result.problems:
+            self.fail(_place(p, problem), problem.message)
+        if result.sound:
+            self.puzzle_proofs[p.where] = result
+
+
+def _place(p: Puzzle, problem: Problem) -> Path:
+    """Where in the file a problem of the proof is reported: the solution move it is about, the
+    stipulation, or the puzzle."""
+    if problem.ply is not None:
+        return p.solution[problem.ply].move.where
+    if problem.about == "stipulation":
+        return (*p.where, "stipulation")
+    return p.where
+
+
+def _stored(value: object, start: Position) -> PuzzleResult | None:
+    """A cached result, or None when there is none or it is unusable (then the puzzle is proven)."""
+    if value is None:
+        return None
+    try:
+        return PuzzleResult.from_json(value, start)
+    except (ValueError, TypeError, KeyError, DamasError):
+        return None

@@ -10,6 +10,7 @@ fails.  ``to_json()`` gives the compact form ``{"move": "...", "fen": "...", "re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,15 +109,30 @@ class _Builder:
         node.replies = self.defend(after, plies - 1)
         return [node]
 
-    def defend(self, pos: Position, plies: int) -> list[Node]:
-        """Every defence at ``pos``, each with the attacker's answer."""
+    def follow(self, pos: Position, plies: int, rest: Sequence[Move]) -> list[Node]:
+        """The attacker's move at ``pos``: the printed one while on the printed line (``rest``),
+        else the quickest known forcing answer; below it every defence."""
+        if not rest:
+            return self.attack(pos, plies)
+        if self.open(pos, plies) is None:
+            return []
+        node, after = self.node(pos, rest[0])
+        node.replies = self.defend(after, plies - 1, rest[1:])
+        return [node]
+
+    def defend(self, pos: Position, plies: int, rest: Sequence[Move] = ()) -> list[Node]:
+        """Every defence at ``pos``, each with the attacker's answer (on the printed line, ``rest``,
+        the printed answer to the printed defence)."""
         moves = self.open(pos, plies)
         if moves is None:
             return []
         out = []
         for r in pos.sorted_moves(moves):
             node, after = self.node(pos, r)
-            node.replies = self.attack(after, plies - 1)
+            if rest and r == rest[0]:
+                node.replies = self.follow(after, plies - 1, rest[1:])
+            else:
+                node.replies = self.attack(after, plies - 1)
             out.append(node)
         return out
 
@@ -150,3 +166,19 @@ def solution_tree(
         sols.append(node)
     refs = [b.line(position, solver.refute(position, m, depth)) for m in refuted]
     return SolutionTree(position.fen(), str(solver.stip), depth, sols, refs, b.truncated)
+
+
+def line_tree(
+    solver: DfpnSolver, position: Position, line: list[Move], fens: bool = False, limit: int = MAX_TREE_NODES
+) -> SolutionTree:
+    """The tree of a proven printed ``line``: its key, every defence at every defender ply to the
+    printed depth, the printed answer on the line and the quickest forcing answer off it.
+
+    ``solver`` is the one that proved the line (prepared for ``position``): its tables already hold
+    most answers, so this is a walk over them rather than a second search.
+    """
+    b = _Builder(solver, fens, limit)
+    depth = len(line)
+    root, after = b.node(position, line[0])
+    root.replies = b.defend(after, depth - 1, line[1:])
+    return SolutionTree(position.fen(), str(solver.stip), depth, [root], [], b.truncated)

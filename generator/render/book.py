@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import DEFAULT_LANGUAGE, Translator, translator
+from ..puzzles.theme_words import explained
 from ..puzzles.themes import DIFFICULTY_WORDS, difficulty_words
 from ..rules.geometry import Numbering
 from .site import PuzzleItem, Site, VariantItem
 
-__all__ = ["DIFFICULTY_WORDS", "Book", "BookPuzzle", "answers_data", "plan_books", "worksheet_data"]
+__all__ = ["DIFFICULTY_WORDS", "Book", "BookPuzzle", "answers_data", "make_book", "plan_books", "worksheet_data"]
 
 
 @dataclass
@@ -120,28 +121,33 @@ def plan_books(site: Site, language: str = DEFAULT_LANGUAGE) -> list[Book]:
         found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
         # Easiest first; equal levels keep the course's order (sorted() is stable).
         found = sorted(found, key=lambda sp: sp[1].difficulty or 0)
-        puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
-        if not puzzles:
-            continue
-        example = next(
-            (
-                m
-                for bp in puzzles
-                for m in bp.item.solution.split()
-                if any(c in m for c in "x:") and m.count("x") + m.count(":") >= 2
-            ),
-            None,
-        )
-        book = Book(variant, puzzles, reading_guide(variant, example, language), language=language)
-        for bp in puzzles:
-            for theme in bp.item.themes:
-                book.by_theme.setdefault(theme, []).append(bp.number)
-            if bp.item.difficulty:
-                book.by_difficulty.setdefault(bp.item.difficulty, []).append(bp.number)
-        book.by_theme = dict(sorted(book.by_theme.items()))
-        book.by_difficulty = dict(sorted(book.by_difficulty.items()))
-        books.append(book)
+        if found:
+            books.append(make_book(variant, found, language))
     return books
+
+
+def make_book(variant: VariantItem, found: list[tuple[str, PuzzleItem]], language: str = DEFAULT_LANGUAGE) -> Book:
+    """A book of ``found`` ((lesson slug, puzzle) pairs, in print order), numbered from 1, with its
+    reading guide and indexes: what a variant's book and a teacher's worksheet share."""
+    puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
+    example = next(
+        (
+            m
+            for bp in puzzles
+            for m in bp.item.solution.split()
+            if any(c in m for c in "x:") and m.count("x") + m.count(":") >= 2
+        ),
+        None,
+    )
+    book = Book(variant, puzzles, reading_guide(variant, example, language), language=language)
+    for bp in puzzles:
+        for theme in bp.item.themes:
+            book.by_theme.setdefault(theme, []).append(bp.number)
+        if bp.item.difficulty:
+            book.by_difficulty.setdefault(bp.item.difficulty, []).append(bp.number)
+    book.by_theme = dict(sorted(book.by_theme.items()))
+    book.by_difficulty = dict(sorted(book.by_difficulty.items()))
+    return book
 
 
 def book_words(tr: Translator) -> dict[str, str]:
@@ -162,7 +168,12 @@ def book_words(tr: Translator) -> dict[str, str]:
         "index_difficulty": _("Index by difficulty"),
         "level": _("level"),
         "name": _("Name"),
+        "class": _("Class"),
         "date": _("Date"),
+        "themes": _("The themes"),
+        "tag": _("tag"),
+        "decided": _("found by the engine in the line"),
+        "authored": _("named by the author"),
     }
 
 
@@ -228,6 +239,11 @@ def answers_data(book: Book) -> dict[str, Any]:
         for bp in book.puzzles
     ]
     data["by_theme"] = [{"theme": t, "numbers": ns} for t, ns in book.by_theme.items()]
+    data["themes"] = explained(list(book.by_theme), book.language)
+    data["themes_lead"] = _(
+        "What each theme of the index means. The engine finds some themes in the proven line itself; "
+        "the others are named by the author of the puzzle."
+    )
     data["by_difficulty"] = [
         {"level": lvl, "words": difficulty_words(book.language)[lvl], "numbers": ns}
         for lvl, ns in book.by_difficulty.items()

@@ -190,28 +190,66 @@ def jobs_for(
     return jobs
 
 
+NEAR_EMPTY = 0.2
+"""A last page filled to less than this share of its height is near-empty: the document is laid out
+again a notch tighter (``tight`` in ``templates/typst/print.typ``) to pull those lines back."""
+TIGHTER = (1, 2)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Where a document's text ends: its page count and the share of the last page's body it fills."""
+
+    pages: int
+    fill: float
+
+    @property
+    def near_empty(self) -> bool:
+        return self.pages > 1 and self.fill < NEAR_EMPTY
+
+
+def _ending(compiler: typst.Compiler) -> Ending | None:
+    """Read the ``<damas-end>`` marker of the compiled document (None for a template without one)."""
+    found = json.loads(compiler.query("<damas-end>", field="value"))
+    if not found:
+        return None
+    end = found[-1]
+    body = end["height"] - end["top"] - end["bottom"]
+    return Ending(int(end["page"]), max(0.0, (end["y"] - end["top"]) / body) if body > 0 else 1.0)
+
+
 def compile_job(root: Path, job: PdfJob, index: int) -> Path:
-    """Compile one job inside ``root`` (which must already hold the SVG files)."""
+    """Compile one job inside ``root`` (which must already hold the SVG files).
+
+    A document whose last page would be near-empty is laid out again tighter (at most twice), and
+    the tighter layout is kept only when it ends on fewer pages."""
     work = root / WORK_DIR
     work.mkdir(exist_ok=True)
+    for typ in job.template.parent.glob("*.typ"):  # the template and what it imports (print.typ)
+        if not (work / typ.name).exists():
+            shutil.copyfile(typ, work / typ.name)
     template = work / job.template.name
-    if not template.exists():
-        shutil.copyfile(job.template, template)
     data_file = work / f"data-{index}.json"
     data_file.write_text(json.dumps(job.data, ensure_ascii=False), encoding="utf-8")
     out = root / job.output
     out.parent.mkdir(parents=True, exist_ok=True)
+    inputs = {"data": f"/{WORK_DIR}/{data_file.name}"}
     try:
-        typst.compile(
-            str(template),
-            output=str(out),
-            root=str(root),
-            sys_inputs={"data": f"/{WORK_DIR}/{data_file.name}"},
-            pdf_standards=["ua-1"],
-        )
+        compiler = typst.Compiler(str(template), root=str(root), sys_inputs=inputs)
+        best = compiler.compile(pdf_standards=["ua-1"])
+        ending = _ending(compiler)
+        for tight in TIGHTER if ending is not None and ending.near_empty else ():
+            compiler = typst.Compiler(str(template), root=str(root), sys_inputs={**inputs, "tight": str(tight)})
+            pdf = compiler.compile(pdf_standards=["ua-1"])
+            now = _ending(compiler)
+            if now is not None and ending is not None and now.pages < ending.pages:
+                best, ending = pdf, now
+                if not now.near_empty:
+                    break
     except typst.TypstError as exc:
         hints = "; ".join(getattr(exc, "hints", []) or [])
         raise PdfError(f"typst failed on {job.output}: {exc}{' (' + hints + ')' if hints else ''}") from None
+    out.write_bytes(best)
     return out
 
 

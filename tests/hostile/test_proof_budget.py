@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from generator.lessons.check import check_text
-from generator.lessons.verify_puzzle import BUDGET_ENV, resolve_budget
+from generator.puzzles.proof import BUDGET_ENV, resolve_budget
 from generator.puzzles.search import DEFAULT_PROOF_NODES
 from generator.rules.game import Game, Outcome
 

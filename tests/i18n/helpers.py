@@ -10,9 +10,12 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from generator.i18n import LOCALE_DIR
+from generator.puzzles.theme_words import THEME_WORDS
 
-NOT_WORDS = {"damas"}
-"""The program's name is the same in every language."""
+NOT_WORDS = {"damas"} | {w.tag for w in THEME_WORDS}
+"""The program's name is the same in every language; the theme tags are the course's identifiers,
+which the English answer key prints on purpose beside each theme it explains (and ``final`` is an
+English word too)."""
 
 
 def _strings(locale: str) -> set[str]:

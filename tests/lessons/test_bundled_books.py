@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.puzzles.mining import _CAPTIONS
+from generator.puzzles.mining.candidate import _CAPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {

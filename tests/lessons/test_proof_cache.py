@@ -102,7 +102,8 @@ GOLPE_TEXT = lesson_text("american", [("golpe", GOLPE.fen, GOLPE.goal, GOLPE.lin
     ("change", "proven_again"),
     [
         pytest.param(lambda t: t.replace(GOLPE.fen, "W:W26,31,32:B1,4,17,19"), True, id="position"),
-        pytest.param(lambda t: t.replace("'gain:1'", "'win'"), False, id="stipulation"),
+        # the line no longer meets the goal: that verdict is part of the proof, so it is a miss too
+        pytest.param(lambda t: t.replace("'gain:1'", "'win'"), True, id="stipulation"),
         pytest.param(lambda t: t.replace("'19x26'", "{move: '19x26', others: []}"), True, id="solution"),
         pytest.param(
             lambda t: t.replace("    solution:", "    margin: 2\n    margin_reason: 'r'\n    solution:"),
@@ -171,7 +172,9 @@ def _rekey(raw: bytes) -> bytes:
         pytest.param(lambda raw: raw.replace(b'"layout":1', b'"layout":99'), id="other-layout"),
         pytest.param(lambda raw: _rekey(raw), id="foreign-key"),
         pytest.param(lambda raw: raw.replace(b'"moves":["', b'"moves":["9-14","'), id="illegal-move"),
-        pytest.param(lambda raw: raw.replace(b'"failures":[', b'"failures":[[["x"], 7],'), id="bad-failure"),
+        pytest.param(
+            lambda raw: raw.replace(b'"problems":[', b'"problems":[["wrong", 7, null, null],'), id="bad-failure"
+        ),
         pytest.param(lambda raw: raw.replace(b'"difficulty":', b'"difficulty":"hard","x":'), id="bad-number"),
     ],
 )

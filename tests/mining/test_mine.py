@@ -1,4 +1,4 @@
-"""``damas mine`` (generator/puzzles/mining.py, sources.py, dedup.py, mine_run.py): PDN games are
+"""``damas mine`` (generator/puzzles/mining/, generator/puzzles/dedup.py): PDN games are
 streamed and bad games reported by line, puzzles are proven and accepted by ``damas check``
 unchanged, mirror images are kept once, a run killed with SIGKILL resumes to the same output, and a
 Dask cluster finds the same puzzles as local workers."""
@@ -17,13 +17,14 @@ import pytest
 import yaml
 
 from generator.cli import main
-from generator.lessons.check import check_paths
+from generator.lessons.check import check_paths, check_text
 from generator.puzzles.dedup import line_keys, mirror, pattern_key, position_key
 from generator.puzzles.dfpn import DfpnSolver
-from generator.puzzles.mine_run import Checkpoint, assemble, checkpoint_path, run, scan_unit
-from generator.puzzles.mining import Settings, check_puzzle, prove_best, worth_a_book
+from generator.puzzles.mining.candidate import Settings, prove_best, worth_a_book
+from generator.puzzles.mining.output import dump_lesson, lesson_document
+from generator.puzzles.mining.run import Checkpoint, assemble, checkpoint_path, run, scan_unit
+from generator.puzzles.mining.sources import pdn_units, self_play_positions, self_play_units
 from generator.puzzles.search import Budget, BudgetExceeded, Stipulation
-from generator.puzzles.sources import pdn_units, self_play_positions, self_play_units
 from generator.rules import Position
 
 SHOT = "B:W18,20,21,23,27-32:B1-8,12"  # american: 12-16 20x11 8x15x22 wins a man
@@ -46,6 +47,13 @@ PDN = f"""[Event "Clube"]
 [GameType "21"]
 1. 11-15 24-20 2. 15-99 *
 """
+
+
+def check_puzzle(variant: str, puzzle: dict) -> bool:
+    """Does ``damas check`` accept a lesson holding only ``puzzle`` (as the miner writes it)?"""
+    doc = lesson_document(variant, "pt-BR", [dict(puzzle, id="candidate")], "Candidate", "Candidate.")
+    checked, errors = check_text(dump_lesson(doc), "<mined>")
+    return not errors and checked is not None and len(checked.puzzle_proofs) == 1
 
 
 def test_pdn_games_mined_bad_games_reported_and_mirrors_dropped(tmp_path: Path, capsys) -> None:
@@ -132,9 +140,9 @@ def test_prove_best_is_what_damas_check_accepts() -> None:
     pos = Position.from_fen("american", SHOT)
     puzzle = prove_best(pos, Settings("american"))
     assert puzzle is not None and puzzle["solution"] == ["12-16", "20x11", "8x15x22"]
-    assert check_puzzle("american", puzzle) is not None
+    assert check_puzzle("american", puzzle)
     cooked = dict(puzzle, solution=["11-15", "18x11", "8x15"])  # a wrong key is refused
-    assert check_puzzle("american", cooked) is None
+    assert not check_puzzle("american", cooked)
 
 
 def test_self_play_is_a_function_of_the_seed() -> None:
@@ -299,6 +307,27 @@ def test_known_puzzles_are_not_mined_again(tmp_path: Path) -> None:
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["puzzles"] == []  # its mirror image is in the course
 
 
+@pytest.mark.parametrize("where", ["known", "source"])
+def test_a_fifo_is_refused_at_once(tmp_path: Path, where: str) -> None:
+    """``damas mine --known FIFO`` hung (it read the FIFO waiting for a writer); now a FIFO given as
+    a known lesson or as a PDN source is refused before any work, as ``damas check FIFO`` is."""
+    fifo = tmp_path / ("known.yaml" if where == "known" else "games.pdn")
+    os.mkfifo(fifo)
+    out = tmp_path / "mined.yaml"
+    args = ["--known", str(fifo), "--self-play", "1"] if where == "known" else [str(fifo)]
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "mine", "american", *args, "--out", str(out), "-j", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,  # it would fire if the FIFO were opened for reading
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"damas mine: {fifo}: is a FIFO (named pipe), not a regular file; damas reads regular files only"
+    ]
+    assert not out.exists() and not checkpoint_path(out).exists()
+
+
 def test_turkish_self_play_yields_sound_puzzles() -> None:
     """Turkish men step sideways and kings fly along ranks and files, so one 9-ply proof of a
     crowded position exceeds the miner's node budget; the key search deepens the bound from 1 ply
@@ -308,7 +337,7 @@ def test_turkish_self_play_yields_sound_puzzles() -> None:
     result = scan_unit(unit, settings)
     assert result.puzzles, "no puzzle mined from turkish self-play game 4"
     for puzzle in result.puzzles:
-        assert check_puzzle("turkish", puzzle) is not None
+        assert check_puzzle("turkish", puzzle)
     shot = result.puzzles[0]
     pos = Position.from_fen("turkish", shot["position"])
     solver = DfpnSolver(pos.variant, None, Budget(nodes=settings.proof_nodes))

@@ -18,8 +18,8 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from generator.lessons.check import check_file
-from generator.lessons.verify_puzzle import default_margin
 from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.proof import default_margin
 from generator.puzzles.search import Budget, BudgetExceeded, Proof, Solver, Stipulation
 from generator.rules import Position
 from generator.rules.core import COMPILED_AVAILABLE, WHY_PURE

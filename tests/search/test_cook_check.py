@@ -1,4 +1,4 @@
-"""The problemist's standard in ``damas check`` (generator/lessons/verify_puzzle.py): the key is
+"""The problemist's standard in ``damas check`` (generator/puzzles/proof.py): the key is
 proven first; another first move that forces the goal within the printed length plus the margin
 is a cook, named with its line; a gain or promote line that gives nothing up is "not a puzzle",
 while a quiet win needs no sacrifice; ``margin`` needs ``margin_reason``."""

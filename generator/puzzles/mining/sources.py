@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import DamasError
-from ..inputfile import InputFileError, open_text
-from ..rules.game import Game
-from ..rules.position import Position
-from ..rules.variants import get_variant
-from .engine import Engine
+from ...errors import DamasError
+from ...inputfile import InputFileError, open_text
+from ...rules.game import Game
+from ...rules.position import Position
+from ...rules.variants import get_variant
+from ..engine import Engine
 
 MAX_GAME_TEXT = 1 << 20
 """A single game's text larger than this (1 MiB) is reported and skipped, not held in memory."""
@@ -127,7 +127,7 @@ def pdn_units(path: str, start: int, errors: list[str]) -> Iterator[Unit]:
 
 def pdn_positions(variant_name: str, unit: Unit) -> tuple[list[Sample], list[str]]:
     """The main-line positions of the games in one PDN unit, and its problems (``file:line: ...``)."""
-    from ..rules.pdn import read_pdn, replay
+    from ...rules.pdn import read_pdn, replay
 
     variant = get_variant(variant_name)
     offset = unit.line - 1

@@ -9,11 +9,10 @@ A position goes through three gates, cheapest first:
    evaluation, or sees a forced end; quiet positions where nothing happens stop here;
 3. **a proof**: the df-pn solver proves the strongest goal with exactly one key within ``depth``
    plies (``win``, then ``gain:N`` for the largest N, then ``promote``; in losing variants only
-   ``win``), the main line is written as a lesson puzzle, and the puzzle must pass the very check
-   ``damas check`` applies (key first, cook search over the printed length plus the margin, "not a
-   puzzle" for lines that give nothing up, the proof budget): :func:`check_puzzle` runs
-   ``generator.lessons.check.check_text`` on a one-puzzle lesson, so what the miner writes is
-   accepted unchanged.
+   ``win``), and its main line must pass the very proof ``damas check`` applies
+   (:func:`generator.puzzles.proof.prove_puzzle`: key first, cook search over the printed length
+   plus the margin, "not a puzzle" for lines that give nothing up, the proof budget), so what the
+   miner writes is accepted unchanged.
 """
 
 from __future__ import annotations
@@ -22,15 +21,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from ..lessons.verify_puzzle import default_margin, gives_material, not_a_puzzle
-from ..rules.move import Move
-from ..rules.position import Position
-from ..rules.variants import Goal, get_variant
-from .dfpn import DfpnSolver
-from .engine import WIN, Engine
-from .search import Budget, BudgetExceeded, Stipulation
+from ...rules.draws import draw_profile
+from ...rules.move import Move
+from ...rules.position import Position
+from ...rules.variants import Goal
+from ..dfpn import DfpnSolver
+from ..engine import WIN, Engine
+from ..proof import default_margin, gives_material, not_a_puzzle, prove_puzzle
+from ..search import Budget, BudgetExceeded, Stipulation
 
 MINER_VERSION = 3
 """Bumped when the same input would give different puzzles (stamped in checkpoints)."""
@@ -102,8 +100,9 @@ def _unique_key(solver: DfpnSolver, pos: Position, stip: str, depth: int) -> tup
     (at most ``depth``).  One proof at the full depth asks the same question, but where the
     branching is high (turkish: men step sideways, kings fly along ranks and files) a 9-ply proof
     exceeds the node budget in most middlegame positions and a 3-ply shot in them was never seen.
-    When only the cook search exceeds the budget, the key is still returned: the check that every
-    mined puzzle passes (:func:`check_puzzle`) searches the cooks with its own budget.
+    When only the cook search exceeds the budget, the key is still returned: the proof that every
+    mined puzzle passes (:func:`~generator.puzzles.proof.prove_puzzle`) searches the cooks with its
+    own budget.
     """
     parsed = Stipulation.parse(stip)
     margin = default_margin(parsed.goal)
@@ -166,15 +165,15 @@ def _puzzle(
         return None
     if not_a_puzzle(Stipulation.parse(stip).goal, pos, line) is not None or not worth_a_book(pos, stip, line, settings):
         return None
+    proof = prove_puzzle(pos, stip, line, profile=draw_profile(pos.variant))
+    if not proof.sound:
+        return None
     puzzle: dict[str, Any] = {
         "position": pos.fen(),
         "caption": caption(pos, stip, settings.language),
         "stipulation": stip,
         "solution": solution_items(pos, line),
     }
-    proof = check_puzzle(pos.variant.name, puzzle, settings.language)
-    if proof is None:
-        return None
     if proof.themes:
         puzzle["themes"] = list(proof.themes)
     puzzle["difficulty"] = proof.difficulty
@@ -245,36 +244,6 @@ def caption(pos: Position, stip: str, language: str) -> str:
     else:
         goal = words[s.goal]
     return f"{words['side'][pos.turn]} {goal}"
-
-
-def lesson_document(variant: str, language: str, puzzles: list[dict[str, Any]], title: str, text: str) -> dict:
-    """A lesson holding ``puzzles`` (the schema of lessons/*/golpes.yaml)."""
-    return {
-        "variant": variant,
-        "language": language,
-        "title": title,
-        "slug": "golpes-minerados",
-        "summary": text,
-        "sections": [{"title": title, "text": text}],
-        "puzzles": puzzles,
-    }
-
-
-def dump_lesson(doc: dict[str, Any]) -> str:
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
-
-
-def check_puzzle(variant: str, puzzle: dict[str, Any], language: str = "pt-BR"):  # type: ignore[no-untyped-def]
-    """Run ``damas check`` on a lesson holding only ``puzzle``: its PuzzleProof when it passes
-    (themes, difficulty), else None."""
-    from ..lessons.check import check_text
-
-    one = dict(puzzle, id="candidate")
-    text = dump_lesson(lesson_document(get_variant(variant).name, language, [one], "Candidate", "Candidate."))
-    checked, errors = check_text(text, "<mined>")
-    if errors or checked is None or not checked.puzzle_proofs:
-        return None
-    return next(iter(checked.puzzle_proofs.values()))
 
 
 def puzzle_id(variant: str, fen: str) -> str:

@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DamasError
-from ..rules.position import Position
-from ..rules.variants import get_variant
-from .dedup import line_keys, pattern_key, position_key
-from .engine import Engine
-from .mining import Settings, dump_lesson, is_candidate, lesson_document, prove_best, puzzle_id
+from ...rules.position import Position
+from ...rules.variants import get_variant
+from ..dedup import line_keys, pattern_key, position_key
+from ..engine import Engine
+from .candidate import Settings, is_candidate, prove_best, puzzle_id
 from .sources import Unit, pdn_positions, self_play_positions
 
 
@@ -229,63 +228,6 @@ def assemble(
             seen_patterns.add(nk)
             out.append({"id": puzzle_id(v.name, pos.fen()), **p})
     return out, duplicates
-
-
-def write_lesson(path: Path, settings: Settings, puzzles: list[dict[str, Any]]) -> None:
-    """The output lesson, written to a temporary file and renamed (never half-written)."""
-    v = get_variant(settings.variant)
-    if settings.language == "pt-BR":
-        title = f"Golpes minerados ({v.title})"
-        text = (
-            "Posições encontradas pelo minerador do damas em partidas; cada solução foi provada contra "
-            "todas as defesas. Revise as legendas e os temas antes de publicar."
-        )
-    else:
-        title = f"Mined shots ({v.title_en})"
-        text = "Positions found by the damas miner in games; every solution is proven against every defence."
-    doc = lesson_document(v.name, settings.language, puzzles, title, text)
-    header = "# Written by damas mine: every puzzle passed damas check when mined. Curate captions and themes.\n"
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(header + dump_lesson(doc), encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def known_positions(variant: str, paths: Iterable[str]) -> tuple[set[str], list[str]]:
-    """Position keys of the puzzles (of ``variant``) in the lesson files under ``paths``, and the
-    problems met reading them (a file that is not a lesson is reported, not fatal)."""
-    import yaml
-
-    from ..lessons.check import lesson_files
-
-    v = get_variant(variant)
-    files, errors = lesson_files(paths)
-    problems = [str(e) for e in errors]
-    keys: set[str] = set()
-    for f in files:
-        try:
-            doc = yaml.safe_load(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            problems.append(f"{f}: not read ({type(exc).__name__})")
-            continue
-        if not isinstance(doc, dict) or get_variant_or_none(doc.get("variant")) is not v:
-            continue
-        for p in doc.get("puzzles") or []:
-            if isinstance(p, dict) and isinstance(p.get("position"), str):
-                try:
-                    pos = Position.from_fen(v, p["position"])
-                except DamasError:
-                    continue  # damas check reports it
-                keys.add(position_key(pos))
-                if isinstance(p.get("solution"), list):
-                    keys.update(line_keys(pos, p["solution"]))
-    return keys, problems
-
-
-def get_variant_or_none(name: object):  # type: ignore[no-untyped-def]
-    try:
-        return get_variant(str(name))
-    except DamasError:
-        return None
 
 
 def chain(*iterables: Iterable[Unit]) -> Iterator[Unit]:
