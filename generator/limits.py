@@ -56,6 +56,8 @@ RANGES: dict[str, tuple[int, int]] = {
     "seed": (0, 2**32 - 1),
     "jobs": (1, 256),
     "gain": (1, 99),
+    "level": (1, 5),
+    "worksheet_count": (1, 500),
     # lessons (draw counters and game references: as many digits as a FEN counter)
     "counter": (0, 999_999_999),
     # other

@@ -58,12 +58,15 @@ BASE = {
     ("build",): ["build", "--out", "{tmp}/site"],
     ("serve",): ["serve", "{tmp}"],
     ("render",): ["render", "american", "start", "-o", "{tmp}/x.svg"],
+    ("check",): ["check", "{tmp}"],
+    ("worksheet",): ["worksheet", "american", "--out", "{tmp}/w.pdf"],
+    ("import",): ["import", "{tmp}/none.pdn", "--variant", "american", "--out", "{tmp}/l.yaml"],
 }
 """Everything a command needs besides the number under test (the number fails first: nothing runs)."""
 
 
 def test_every_numeric_parameter_has_a_range() -> None:
-    assert len(NUMERIC) >= 14, "solve, play, perft, mine, build, serve and render take numbers"
+    assert len(NUMERIC) >= 22, "solve, play, perft, mine, build, check, serve, render, worksheet, import take numbers"
     for path, param in NUMERIC:
         assert isinstance(param.type, (Whole, Decimal)), f"damas {' '.join(path)} {param.name}: no range"
         assert path in BASE, f"damas {' '.join(path)}: add its base arguments to BASE"
@@ -113,6 +116,15 @@ def test_the_reported_overflow_is_one_line_in_a_real_process() -> None:
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert "from 1 to 99" in r.stderr
+
+
+def test_worksheet_levels_are_ascii_and_in_range() -> None:
+    from generator.worksheet.pick import parse_levels
+
+    assert parse_levels("2-3") == (2, 3) and parse_levels("5") == (5, 5)
+    for bad in ("٣", "6", "0-2", "9" * 5000, "-1", "3-"):
+        with pytest.raises(ValueError, match="level"):
+            parse_levels(bad)
 
 
 def test_good_numbers_still_pass() -> None:
