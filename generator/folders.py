@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TypeVar
 
-T = TypeVar("T", str, "os.PathLike[str]")
+T = TypeVar("T", bound="str | os.PathLike[str]")
 
 PSEUDO_TYPES = frozenset(
     {
