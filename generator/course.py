@@ -65,6 +65,8 @@ class Course:
     summary: str = ""
     proof_budget: int | None = None
     """Search nodes per puzzle proof (None: ``$DAMAS_PROOF_BUDGET`` or the solver's default)."""
+    strict_text: bool = False
+    """Reader-text findings (internal references, avoided words, house style) are errors, not warnings."""
     source: Path | None = None
     """The course.yaml it was read from (None for a bare lessons/ folder)."""
     watch: tuple[Path, ...] = field(default=())
@@ -138,6 +140,7 @@ def load_course(path: str | os.PathLike[str], *, lessons: str | os.PathLike[str]
         author=data.get("author", "").strip(),
         paper=data.get("paper", "a4"),
         proof_budget=data.get("proof_budget"),
+        strict_text=bool(data.get("strict_text", False)),
         variants=names,
         summary=data.get("summary", "").strip(),
         source=file,
@@ -193,7 +196,10 @@ def check_course(
     from .lessons.check import check_paths
 
     report = check_paths(
-        list(paths) if paths is not None else [course.lessons], proof_budget=course.proof_budget, glossary=glossary
+        list(paths) if paths is not None else [course.lessons],
+        proof_budget=course.proof_budget,
+        glossary=glossary,
+        strict_text=course.strict_text,
     )
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()

@@ -66,6 +66,12 @@ def glossary_dir() -> Path:
     return _folder("generator.lessons", "glossary")
 
 
+@cache
+def style_dir() -> Path:
+    """The bundled house styles of the reader text, one YAML file per language (``en.yaml``)."""
+    return _folder("generator.lessons", "style")
+
+
 def data_text(name: str) -> str:
     """A data file shipped at the top of the package (``course.schema.json``)."""
     return resources.files("generator").joinpath(name).read_text(encoding="utf-8")

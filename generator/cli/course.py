@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 
 import click
 
@@ -18,6 +19,13 @@ NO_CACHE_OPTION = click.option(
     help="Prove every puzzle and draw every step again, ignoring the proof cache (docs/cache.md).",
 )
 
+STRICT_TEXT_OPTION = click.option(
+    "--strict-text",
+    is_flag=True,
+    help="Reader-text findings (internal references, avoided words, house style) are errors, as with "
+    "strict_text: true in course.yaml; the bundled course is checked this way.",
+)
+
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
@@ -29,10 +37,16 @@ NO_CACHE_OPTION = click.option(
     type=click.Path(dir_okay=False),
     help="The course's own glossary (YAML) instead of the bundled one; wording is compared with it.",
 )
+@STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
 @MEMORY_OPTION
 def check(
-    paths: tuple[str, ...], as_json: bool, course_dir: str | None, glossary_file: str | None, no_cache: bool
+    paths: tuple[str, ...],
+    as_json: bool,
+    course_dir: str | None,
+    glossary_file: str | None,
+    strict_text: bool,
+    no_cache: bool,
 ) -> None:
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
     from ..cache import open_cache, use
@@ -46,6 +60,8 @@ def check(
     started = time.perf_counter()
     # With PATHS and no --course, a course.yaml here (if any) still sets the course-level rules.
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
+    if strict_text:
+        course = replace(course, strict_text=True)
     with use(open_cache(not no_cache)):
         report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
@@ -98,6 +114,7 @@ def schema(kind: str) -> None:
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
 @COURSE_OPTION
+@STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
 @MEMORY_OPTION
 def build(
@@ -108,6 +125,7 @@ def build(
     jobs: int | None,
     clean: bool,
     course_dir: str | None,
+    strict_text: bool,
     no_cache: bool,
 ) -> None:
     """Check the course's lessons, then build HTML pages and PDFs into OUT (default: output/ in the course)."""
@@ -120,6 +138,8 @@ def build(
     if bad or not chosen:
         raise click.BadParameter(f"formats are {', '.join(FORMATS)}; got '{formats}'", param_hint="'--format'")
     course = locate_course(course_dir, lessons=lessons_dir)
+    if strict_text:
+        course = replace(course, strict_text=True)
     with Progress() as progress:
         try:
             summary = run_build(

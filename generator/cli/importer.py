@@ -54,7 +54,7 @@ def import_command(file: str, variant: Variant, out: str, title: str | None, lan
     intro = (
         tr.gettext("Where these puzzles come from"),
         tr.gettext(
-            "Imported from %(file)s. Every solution was proved by the rules engine against every defence, "
+            "Imported from %(file)s. Every solution was proved by the rules engine against every defense, "
             "and no other first move reaches the goal."
         )
         % {"file": Path(file).name},

@@ -22,9 +22,10 @@ from ..i18n import anchor_names, available_languages, translator
 from ..inputfile import InputFileError, read_input
 from ..limits import limit, raise_hint
 from .bounds import lesson_bounds
-from .glossary import Glossary, glossary_warnings
+from .glossary import Glossary
 from .markdown_safety import count_links, parse, scan
 from .model import Lesson, build_lesson
+from .reader_text import reader_text_report
 from .schema import validate
 from .source import Document, Path, SourceError, load_document
 from .verify import DiagramProof, PuzzleProof, Verifier, text_fields
@@ -68,7 +69,8 @@ class CheckReport:
     lessons: list[CheckedLesson] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
     warnings: list[SourceError] = field(default_factory=list)
-    """Wording that strays from the glossary: reported, never a failure."""
+    """Reader text that strays from the glossary or the house style, or names internal things: reported,
+    a failure only where the course sets ``strict_text`` (then they are errors instead)."""
 
     @property
     def ok(self) -> bool:
@@ -290,11 +292,16 @@ def check_file(path: FsPath, proof_budget: int | None = None) -> tuple[CheckedLe
 
 
 def check_paths(
-    paths: Iterable[str | os.PathLike[str]], proof_budget: int | None = None, glossary: Glossary | None = None
+    paths: Iterable[str | os.PathLike[str]],
+    proof_budget: int | None = None,
+    glossary: Glossary | None = None,
+    *,
+    strict_text: bool = False,
 ) -> CheckReport:
     """Check every lesson under ``paths``; slugs must be unique within a variant.  ``proof_budget``
-    (the course's setting) bounds each puzzle's proof in search nodes; wording is compared with
-    ``glossary`` (default: the bundled glossary of each lesson's language)."""
+    (the course's setting) bounds each puzzle's proof in search nodes; the reader text is checked
+    against ``glossary`` (default: the bundled glossary of each lesson's language) and the house
+    style, as warnings, or as errors when ``strict_text`` (the course's setting)."""
     report = CheckReport()
     files, errors = lesson_files(paths)
     report.errors.extend(errors)
@@ -321,8 +328,9 @@ def check_paths(
             slugs[key] = lesson.path
         report.lessons.append(checked)
     report.errors.extend(_link_errors(report.lessons))
+    text_errors, report.warnings = reader_text_report(report.lessons, strict=strict_text, glossary=glossary)
+    report.errors.extend(text_errors)
     report.errors.sort()
-    report.warnings = glossary_warnings(report.lessons, glossary)
     return report
 
 

@@ -2,15 +2,14 @@
 share.
 
 The glossary is data (``glossary/<language>.yaml``, shipped with the package; a course may pass its
-own file).  Each term may list forms to avoid (``fila`` where the course says ``fileira``); the checker
-reports every use of such a form, and every straight double quote where the language has typographic
-quotes, as a *warning*: wording is the author's call, so it never fails a check.
+own file).  Each term may list forms to avoid (``fila`` where the course says ``fileira``); the
+reader-text check (``reader_text``) reports every use of such a form, and every straight double quote
+where the language has typographic quotes: a warning, or an error where the course sets strict_text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -18,8 +17,6 @@ from pathlib import Path
 import yaml
 
 from ..resources import glossary_dir
-from .source import SourceError
-from .verify import text_fields
 
 
 class GlossaryError(ValueError):
@@ -58,6 +55,10 @@ class Glossary:
                 # Whole words only, any case: "Fila" at the start of a sentence, not "perfilar".
                 pattern = re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])", re.IGNORECASE)
                 self._patterns.append((pattern, t))
+
+    def avoided_patterns(self) -> list[tuple[re.Pattern[str], Term]]:
+        """The compiled avoided forms (whole words, any case), each with the term to write instead."""
+        return list(self._patterns)
 
     def _quoted_spans(self, line: str) -> list[tuple[int, int]]:
         """Column ranges between the language's opening and closing quote marks on one line."""
@@ -169,21 +170,3 @@ def bundled_glossary(language: str) -> Glossary | None:
 def glossary_anchor(term: str) -> str:
     """The glossary page's anchor of a term: "grande diagonal" -> "grande-diagonal"."""
     return re.sub(r"[^\w]+", "-", term.lower()).strip("-")
-
-
-def glossary_warnings(lessons: Iterable[object], glossary: Glossary | None = None) -> list[SourceError]:
-    """Warnings for every checked lesson (``CheckedLesson``) whose text strays from its language's
-    glossary; ``glossary`` replaces the bundled one for every language when given."""
-    out: list[SourceError] = []
-    for checked in lessons:
-        doc = checked.doc  # type: ignore[attr-defined]
-        g = glossary or bundled_glossary(checked.lesson.language)  # type: ignore[attr-defined]
-        if g is None:
-            continue
-        for where, text in text_fields(doc.data):
-            if not isinstance(text, str):
-                continue
-            for k, col, message in g.findings(text):
-                line, column = doc.text_position(where, k, col)
-                out.append(SourceError(doc.path, line, column, message))
-    return sorted(set(out))

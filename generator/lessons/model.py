@@ -54,6 +54,11 @@ class Diagram:
         return (*self.where, "claims", i)
 
 
+AUTHOR_KEY = "for_authors"
+"""The section key of the block meant for authors: Markdown shown in a box marked for authors, which
+the reader-text check (``reader_text``) skips."""
+
+
 @dataclass
 class Section:
     where: Path
@@ -61,6 +66,8 @@ class Section:
     title: str
     text: str
     diagrams: list[Diagram]
+    for_authors: str = ""
+    """Text for authors and teachers (command lines, file names): shown apart, never checked as reader text."""
 
 
 @dataclass
@@ -324,7 +331,7 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
             if diagram is not None:
                 diagrams.append(diagram)
         ident = s.get("id") if not bad((*w, "id")) else None
-        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams))
+        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams, text(s, AUTHOR_KEY, w)))
     puzzles = []
     for i, p in enumerate(_list(data.get("puzzles"))):
         pw: Path = ("puzzles", i)

@@ -21,7 +21,7 @@ from ..rules.game import Game, Outcome
 from ..rules.notation import fitting, split_move_text
 from .explain import counter_words, draw_progress, explain_move, side_to_move_of_all, why_category
 from .markdown_safety import unsafe_markdown
-from .model import Diagram, Lesson, Puzzle, Text
+from .model import AUTHOR_KEY, Diagram, Lesson, Puzzle, Text
 from .source import Document, Path, SourceError
 from .verify_cache import KIND as PROOF_KIND
 from .verify_cache import proof_key
@@ -50,7 +50,8 @@ PuzzleProof = PuzzleResult
 
 
 def text_fields(data: Any) -> list[tuple[Path, str]]:
-    """Every reader-facing text of a lesson document, with its path: what may hold Markdown."""
+    """Every text of a lesson document shown on its page, with its path: what may hold Markdown (the
+    blocks for authors included; ``reader_text.reader_fields`` leaves those out)."""
     if not isinstance(data, dict):
         return []
     out: list[tuple[Path, Any]] = [(("summary",), data.get("summary")), (("title",), data.get("title"))]
@@ -59,6 +60,7 @@ def text_fields(data: Any) -> list[tuple[Path, str]]:
             continue
         out.append((("sections", i, "text"), s.get("text")))
         out.append((("sections", i, "title"), s.get("title")))
+        out.append((("sections", i, AUTHOR_KEY), s.get(AUTHOR_KEY)))
         for j, d in enumerate(_items(s.get("diagrams"))):
             if not isinstance(d, dict):
                 continue

@@ -93,7 +93,7 @@ THEME_WORDS: tuple[ThemeWord, ...] = (
     ThemeWord(
         "captura para trás",
         THEME_MSGIDS["captura para trás"],
-        NP_("theme meaning", "A man, not a king, captures backwards, towards its own side of the board."),
+        NP_("theme meaning", "A man, not a king, captures backward, toward its own side of the board."),
     ),
     ThemeWord(
         "atração",
@@ -124,7 +124,7 @@ THEME_WORDS: tuple[ThemeWord, ...] = (
         ("exchange",),
     ),
     ThemeWord(
-        "tomada em cadeia",
+        "captura em cadeia",
         NP_("theme", "multiple capture"),
         NP_(
             "theme meaning",
@@ -159,7 +159,7 @@ THEME_WORDS: tuple[ThemeWord, ...] = (
         NP_(
             "theme meaning",
             "Men force their way through the opponent's line, usually by giving one up, so that one of "
-            "them reaches the crowning row or the decisive square.",
+            "them reaches the king row or the decisive square.",
         ),
         ("breakthrough",),
     ),

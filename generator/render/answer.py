@@ -101,31 +101,31 @@ def outcome(start: Position, end: Position, goal: str, pieces: int, language: st
             5: tr.pgettext("count", "five"),
         }.get(pieces, tr.number(pieces))
         if white:
-            text = tr.ngettext("White are %(num)s piece up", "White are %(num)s pieces up", pieces)
+            text = tr.ngettext("White is %(num)s piece up", "White is %(num)s pieces up", pieces)
         else:
-            text = tr.ngettext("Black are %(num)s piece up", "Black are %(num)s pieces up", pieces)
+            text = tr.ngettext("Black is %(num)s piece up", "Black is %(num)s pieces up", pieces)
         return text % {"num": count}
     if goal == "promote":
-        return _("White crown a man") if white else _("Black crown a man")
+        return _("White gets a king") if white else _("Black gets a king")
     if goal == "draw":
         return _("the game ends in a draw")
     loser_white = end.turn == WHITE
     if start.variant.goal is Goal.LOSING:
         return (
-            _("White have no moves left and win the game")
+            _("White has no moves left and wins the game")
             if loser_white
-            else _("Black have no moves left and win the game")
+            else _("Black has no moves left and wins the game")
         )
     if not end.pieces(end.turn):
         return (
-            _("White have no pieces left and lose the game")
+            _("White has no pieces left and loses the game")
             if loser_white
-            else _("Black have no pieces left and lose the game")
+            else _("Black has no pieces left and loses the game")
         )
     return (
-        _("White have no moves left and lose the game")
+        _("White has no moves left and loses the game")
         if loser_white
-        else _("Black have no moves left and lose the game")
+        else _("Black has no moves left and loses the game")
     )
 
 

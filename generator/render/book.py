@@ -59,9 +59,9 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         "the puzzle."
     )
     starts = (
-        _("In the game, Black make the first move.")
+        _("In the game, Black makes the first move.")
         if v.first_to_move
-        else _("In the game, White make the first move.")
+        else _("In the game, White makes the first move.")
     )
     out = [f"{intro} {starts}"]
     if g.numbering is Numbering.ALGEBRAIC:
@@ -98,38 +98,102 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         + example
     )
     pair = (
-        _("In the solutions, each move number holds a move by Black, who start the game, and the opponent's reply;")
+        _("In the solutions, each move number holds a move by Black, who starts the game, and the opponent's reply;")
         if v.first_to_move
         else _(
-            "In the solutions, each move number holds a move by White, who start the game, and the opponent's reply;"
+            "In the solutions, each move number holds a move by White, who starts the game, and the opponent's reply;"
         )
     )
     rest = _(
-        "%(ellipsis)s means the puzzle starts with the second move of the pair. In parentheses, where they "
-        "branch, are the other defences with the continuation that still wins. Every solution was proved by the "
-        "rules engine against every defence, and no other first move reaches the goal, not even with four moves "
-        "more than the solution."
+        "%(ellipsis)s means the puzzle starts with the second move of the pair. Where the play branches, "
+        "the other defenses follow in parentheses, each with the continuation that still wins. Every solution has "
+        "been proved by computer against every defense, and no other first move reaches the goal, even with four "
+        "more moves than the solution."
     ) % {"ellipsis": tr.quote("1. … ")}
     out.append(f"{pair} {rest}")
     return out
 
 
+PuzzleKey = tuple[str, str, int]
+"""A puzzle as the same in every edition: its position (FEN), its solution line, and which copy it is when
+one edition holds the same puzzle twice."""
+
+
+def book_order(variant: VariantItem) -> list[tuple[str, PuzzleItem]]:
+    """(lesson slug, puzzle) of a variant's book, easiest first; equal levels keep the course's order."""
+    found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
+    return sorted(found, key=lambda sp: sp[1].difficulty or 0)  # sorted() is stable
+
+
+def puzzle_keys(puzzles: list[PuzzleItem]) -> list[PuzzleKey]:
+    """Each puzzle's key (position + line), in order; a repeated puzzle gets the next copy number."""
+    seen: dict[tuple[str, str], int] = {}
+    keys = []
+    for p in puzzles:
+        base = (p.fen, p.solution)
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+def edition_numbers(orders: list[list[PuzzleKey]]) -> list[dict[PuzzleKey, int]]:
+    """Book numbers for several editions of one book (each given as its puzzles' keys in book order; the
+    first edition is the reference).  A puzzle every edition has gets the same number in all of them, in
+    the reference's order; a puzzle only some editions have is numbered after the shared ones, in its
+    edition's order.  So "puzzle 12" is the same position and line in Portuguese and in English."""
+    if not orders:
+        return []
+    shared = set(orders[0]).intersection(*orders[1:])
+    common = {k: i for i, k in enumerate((k for k in orders[0] if k in shared), start=1)}
+    out = []
+    for order in orders:
+        numbers = dict(common)
+        for k in order:
+            if k not in shared:
+                numbers[k] = len(numbers) + 1
+        out.append(numbers)
+    return out
+
+
+def number_editions(variants: list[VariantItem]) -> None:
+    """Give the editions of one variant's book (the same variant in several language trees, the course's
+    language first) their shared numbering (``VariantItem.book_numbers``)."""
+    editions = [v for v in variants if v.puzzle_count]
+    if len(editions) < 2:
+        return
+    orders = [puzzle_keys([p for _, p in book_order(v)]) for v in editions]
+    for v, numbers in zip(editions, edition_numbers(orders), strict=True):
+        v.book_numbers = numbers
+
+
 def plan_books(site: Site, language: str = DEFAULT_LANGUAGE) -> list[Book]:
-    """One book per variant that has puzzles."""
+    """One book per variant that has puzzles, numbered as its other editions are (``number_editions``)."""
     books = []
     for variant in site.variants:
-        found = [(lesson.slug, p) for lesson in variant.lessons for p in lesson.puzzles]
-        # Easiest first; equal levels keep the course's order (sorted() is stable).
-        found = sorted(found, key=lambda sp: sp[1].difficulty or 0)
-        if found:
-            books.append(make_book(variant, found, language))
+        found = book_order(variant)
+        if not found:
+            continue
+        numbers = None
+        if variant.book_numbers:
+            numbers = [variant.book_numbers[k] for k in puzzle_keys([p for _, p in found])]
+        books.append(make_book(variant, found, language, numbers=numbers))
     return books
 
 
-def make_book(variant: VariantItem, found: list[tuple[str, PuzzleItem]], language: str = DEFAULT_LANGUAGE) -> Book:
-    """A book of ``found`` ((lesson slug, puzzle) pairs, in print order), numbered from 1, with its
-    reading guide and indexes: what a variant's book and a teacher's worksheet share."""
-    puzzles = [BookPuzzle(i, slug, p) for i, (slug, p) in enumerate(found, start=1)]
+def make_book(
+    variant: VariantItem,
+    found: list[tuple[str, PuzzleItem]],
+    language: str = DEFAULT_LANGUAGE,
+    *,
+    numbers: list[int] | None = None,
+) -> Book:
+    """A book of ``found`` ((lesson slug, puzzle) pairs, in print order) with its reading guide and
+    indexes: what a variant's book and a teacher's worksheet share.  Numbered from 1, or with
+    ``numbers`` (one per puzzle: the numbers its other editions share) and printed in their order."""
+    given = numbers if numbers is not None else range(1, len(found) + 1)
+    puzzles = sorted(
+        (BookPuzzle(n, slug, p) for n, (slug, p) in zip(given, found, strict=True)), key=lambda bp: bp.number
+    )
     example = next(
         (
             m
@@ -155,6 +219,7 @@ def book_words(tr: Translator) -> dict[str, str]:
     _ = tr.gettext
     return {
         "contents": _("Contents"),
+        "for_authors": _("For authors and teachers"),
         "page": _("Page"),
         "of": _("of"),
         "diagram": _("Diagram"),
@@ -162,7 +227,7 @@ def book_words(tr: Translator) -> dict[str, str]:
         "puzzles": _("Puzzles"),
         "hints": _("Hints"),
         "solutions": _("Solutions"),
-        "defences": _("Defences"),
+        "defences": _("Defenses"),
         "material": _("At the end"),
         "index_theme": _("Index by theme"),
         "index_difficulty": _("Index by difficulty"),

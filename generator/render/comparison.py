@@ -53,9 +53,9 @@ def _notation(v: Variant, tr: Translator) -> str:
 
 def _men_capture(v: Variant, tr: Translator) -> str:
     if v.geometry.orthogonal:
-        base = tr.gettext("forwards and sideways")
+        base = tr.gettext("forward and sideways")
     else:
-        base = tr.gettext("forwards and backwards") if v.men_capture_backward else tr.gettext("forwards only")
+        base = tr.gettext("forward and backward") if v.men_capture_backward else tr.gettext("forward only")
     return base if v.men_capture_kings else tr.gettext("%(how)s; a man cannot capture a king") % {"how": base}
 
 
@@ -90,8 +90,8 @@ def _first(v: Variant, tr: Translator) -> str:
 
 def _man_moves(v: Variant, tr: Translator) -> str:
     if v.geometry.orthogonal:
-        return tr.gettext("one square forwards or sideways")
-    return tr.gettext("one square diagonally forwards")
+        return tr.gettext("one square forward or sideways")
+    return tr.gettext("one square diagonally forward")
 
 
 def _king(v: Variant, tr: Translator) -> str:

@@ -170,7 +170,7 @@ def _after_text(before: Position, move: Move, lang: str = "pt") -> str:
     tr = translator(lang)
     text = before.move_text(move, long=True)
     caps = ", ".join(before.square_name(s) for s in move.captured)
-    said = (tr.gettext("White play: %(move)s.") if before.turn == 0 else tr.gettext("Black play: %(move)s.")) % {
+    said = (tr.gettext("White plays: %(move)s.") if before.turn == 0 else tr.gettext("Black plays: %(move)s.")) % {
         "move": text
     }
     if caps:

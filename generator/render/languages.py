@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..i18n import short_language, translator
+from .book import number_editions
 from .site import Site, VariantItem, link_neighbours, link_same_rules
 
 
@@ -55,6 +56,8 @@ def language_trees(site: Site, course_language: str) -> list[Tree]:
         link_same_rules(variants)
         language = course_language if code == main else found[code]
         trees.append(Tree(Site(variants), language, "" if code == main else f"{code}/"))
+    for name in {v.name for t in trees for v in t.site.variants}:
+        number_editions([v for t in trees for v in t.site.variants if v.name == name])
     return trees
 
 

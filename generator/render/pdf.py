@@ -120,6 +120,7 @@ def lesson_data(lesson: LessonItem) -> dict[str, Any]:
                 "title": s.title,
                 "keep": _short(s.blocks),
                 "blocks": _paper_links(s.blocks),
+                "authors": _paper_links(s.authors_blocks),
                 "diagrams": [
                     {
                         "path": "/" + d.svg_path,

@@ -579,7 +579,7 @@ def _words(tr: Translator, lesson: str | None) -> dict[str, str]:
     """The fixed headings of the rules sheet (the Typst template writes no words of its own)."""
     return {
         "before": tr.gettext("Before you start"),
-        "checked": tr.gettext("Checked in the lesson"),
+        "checked": tr.gettext("From the rules lesson"),
         "start": tr.gettext("Starting position"),
         "rules": tr.gettext("The rules"),
         "rule": tr.gettext("Rule"),
@@ -597,11 +597,9 @@ def rules_data(
     tr = tr or PT
     v = item.variant
     first = (
-        tr.gettext("Who moves first: Black, who have %(count)s possible opening moves (counted by the rules engine).")
+        tr.gettext("Who moves first: Black, who has %(count)s possible opening moves.")
         if v.first_to_move == BLACK
-        else tr.gettext(
-            "Who moves first: White, who have %(count)s possible opening moves (counted by the rules engine)."
-        )
+        else tr.gettext("Who moves first: White, who has %(count)s possible opening moves.")
     )
     setup = [
         _corner_text(v, tr),
@@ -623,9 +621,7 @@ def rules_data(
         "words": _words(tr, lesson_title),
         "diagram": _start_image(v, settings, f"{v.name}-inicio", tr),
         "assembly": assembly_steps(tiles, settings, tr),
-        "note": tr.gettext(
-            "Generated from the same rules-engine data that checks the lessons and the comparison table."
-        ),
+        "note": tr.gettext("A summary of this course's rules pages, where every rule is shown with diagrams."),
     }
 
 
@@ -762,7 +758,7 @@ def _place_words(tile: Tile, tr: Translator) -> str:
     if tile.grid_rows == 1 and tile.grid_cols == 1:
         return tr.gettext("the whole board")
     vertical = [tr.gettext("at the top"), tr.gettext("in the middle"), tr.gettext("at the bottom")]
-    horizontal = [tr.gettext("on the left"), tr.gettext("in the centre"), tr.gettext("on the right")]
+    horizontal = [tr.gettext("on the left"), tr.gettext("in the center"), tr.gettext("on the right")]
 
     def pick(words: list[str], i: int, n: int) -> str:
         if n == 1:

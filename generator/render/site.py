@@ -51,6 +51,9 @@ class SectionItem:
     html: str
     blocks: list[dict[str, Any]]
     diagrams: list[DiagramItem]
+    authors_html: str = ""
+    """The section's block for authors (``for_authors``), shown apart in a box marked for authors."""
+    authors_blocks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -119,6 +122,9 @@ class VariantItem:
     lessons: list[LessonItem]
     english: bool = False
     """The course is in English: the variant's English name heads its pages."""
+    book_numbers: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    """The puzzle book's number of each puzzle (``book.puzzle_key``), when the course has the variant's
+    book in more than one language: the same puzzle keeps its number in every edition."""
 
     @property
     def name(self) -> str:
@@ -164,7 +170,7 @@ def stipulation_text(puzzle: Puzzle, language: str) -> str:
     if puzzle.goal == "win":
         return _("White to play and win.") if white else _("Black to play and win.")
     if puzzle.goal == "promote":
-        return _("White to play and crown a man.") if white else _("Black to play and crown a man.")
+        return _("White to play and get a king.") if white else _("Black to play and get a king.")
     if puzzle.goal == "draw":
         return _("White to play and draw.") if white else _("Black to play and draw.")
     if white:
@@ -257,6 +263,8 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
                 html=to_html(s.text),
                 blocks=to_blocks(s.text),
                 diagrams=items,
+                authors_html=to_html(s.for_authors) if s.for_authors else "",
+                authors_blocks=to_blocks(s.for_authors) if s.for_authors else [],
             )
         )
     puzzles = [

@@ -148,7 +148,7 @@ def test_course_yaml_errors_have_positions(tmp_path: Path, monkeypatch, capsys) 
         "course.yaml:2:11: 'language' must be one of: pt-BR, en; got 'fr'",
         "course.yaml:3:8: 'paper' must be one of: a4, letter; got 'a5'",
         "course.yaml:4:1: unknown key 'colour' in the course; expected one of: author, language, paper, proof_budget, "
-        "summary, title, variants",
+        "strict_text, summary, title, variants",
     ]
     (tmp_path / "course.yaml").write_text("title: [unclosed\n", "utf-8")
     with pytest.raises(CourseError) as exc:

@@ -43,7 +43,8 @@ EXPECTED: dict[str, list[str | Near]] = {
         f"unknown-key-lesson.yaml:5:1: unknown key 'author' in the lesson; expected one of: {LESSON_KEYS}"
     ],
     "unknown-key-section.yaml": [
-        "unknown-key-section.yaml:7:5: unknown key 'body' in section 1; expected one of: diagrams, id, text, title"
+        "unknown-key-section.yaml:7:5: unknown key 'body' in section 1; expected one of: diagrams, for_authors, id, "
+        "text, title"
     ],
     "unknown-key-diagram.yaml": [
         "unknown-key-diagram.yaml:9:9: unknown key 'captoin' in diagram 1 of section 1; expected one of: "
@@ -315,8 +316,8 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     # An unknown key in a section hides the false claims of all its diagrams today.
     "section-error-hides-diagrams.yaml": [
-        "section-error-hides-diagrams.yaml:7:5: unknown key 'body' in section 1; expected one of: diagrams, id, "
-        "text, title",
+        "section-error-hides-diagrams.yaml:7:5: unknown key 'body' in section 1; expected one of: diagrams, "
+        "for_authors, id, text, title",
         "section-error-hides-diagrams.yaml:11:24: claimed only move 30-26, but it is not legal here: "
         "capture is compulsory; legal: 27x11",
     ],

@@ -1,6 +1,6 @@
 """The glossary shared by the pages and ``damas check``: warnings for avoided forms and straight
-quotes (never errors), quoted mentions left alone, a course's own glossary, and the course's pages
-written in the glossary's vocabulary."""
+quotes (errors only in a strict course: tests/lessons/test_reader_text.py), quoted mentions left alone,
+a course's own glossary, and the course's pages written in the glossary's vocabulary."""
 
 from __future__ import annotations
 

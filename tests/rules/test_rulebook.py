@@ -2,7 +2,7 @@
 
 Sources: docs/spec.md §3 (FMJD / FFJD examples as encoded in dctl's tests), §6 (WCDF), §8 (FID), §9
 (Turkish, pydraughts), §13.5 (Russian / Brazilian promotion contrast), plus the American checkers
-examples of the lesson text in shared/seeds/002_75f471777ece4d0c.txt.  Moves are compared as sets
+examples of the original American lesson text.  Moves are compared as sets
 of ``move_text`` strings: the short PDN form as the spec lists them, and the full path
 (``long=True``) wherever the spec gives one.
 """
@@ -72,7 +72,7 @@ AMERICAN = [
     case("american", "B:W21-32:B1-12", "9-13 9-14 10-14 10-15 11-15 11-16 12-16", "wcdf-1.13-black-moves-first"),
 ]
 
-# The lesson text for American checkers (shared/seeds/002_75f471777ece4d0c.txt).  Its diagrams are
+# The original lesson text for American checkers.  Its diagrams are
 # not given as FEN; these positions hold exactly the pieces the text names, nothing else.
 AMERICAN_SEED = [
     case("american", "W:W18:B22", "18-14 18-15", "wcdf-1.18-man-does-not-capture-backward"),

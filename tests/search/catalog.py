@@ -56,7 +56,7 @@ SHOTS: list[Shot] = [
         3,
         ("26-23",),
         _line("26-23", "19x26", "31x22x13"),
-        # shared/seeds/002: "26-23, a única resposta 19x26, 31x22x13 tomando duas pedras pela que foi
+        # the original lesson text: "26-23, a única resposta 19x26, 31x22x13 tomando duas pedras pela que foi
         # entregue".  19 must take 23 (landing on 26, vacated); 31 then jumps 26 and 17.  The other
         # four moves give nothing: 26-22 is taken by 17x26 and retaken one for one, the back men's
         # moves leave black a free move.

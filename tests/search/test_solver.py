@@ -126,7 +126,7 @@ def _goal_met(shot: Shot, positions: list[Position]) -> bool:
 
 
 def test_american_golpe_of_the_seed_lesson() -> None:
-    """shared/seeds/002: "26-23, a única resposta 19x26, 31x22x13 tomando duas pedras pela que foi
+    """The original lesson text: "26-23, a única resposta 19x26, 31x22x13 tomando duas pedras pela que foi
     entregue"."""
     pos = Position.from_fen("american", "W:W26,31,32:B1,17,19")
     assert len(pos.legal_moves()) == 5

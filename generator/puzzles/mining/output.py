@@ -47,7 +47,7 @@ def write_lesson(path: Path, settings: Settings, puzzles: list[dict[str, Any]]) 
         )
     else:
         title = f"Mined shots ({v.title_en})"
-        text = "Positions found by the damas miner in games; every solution is proven against every defence."
+        text = "Positions found by the damas miner in games; every solution is proven against every defense."
     doc = lesson_document(v.name, settings.language, puzzles, title, text)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     tmp.write_text(HEADER + dump_lesson(doc), encoding="utf-8")
