@@ -1,4 +1,6 @@
-"""Build script for the optional compiled engine core (generator.rules._core).
+"""Build script for the optional compiled kernels: the rules kernel (generator.rules._core) and the
+puzzle-search kernel built on it (generator.puzzles._search, which cimports the first through
+generator/rules/_core.pxd).
 
 Everything else is declared in pyproject.toml.  The extension is optional, the way PyYAML treats
 libyaml: when Cython, a C compiler or the Python headers are missing, or the compiler has no
@@ -49,14 +51,13 @@ def _extensions() -> list:
     except ImportError as exc:
         _warn("Cython is not installed", exc)
         return []
-    ext = Extension(
-        "generator.rules._core",
-        ["generator/rules/_core.pyx"],
-        extra_compile_args=["-O3", "-g0"] if os.name != "nt" else [],
-        optional=True,
-    )
+    args = ["-O3", "-g0"] if os.name != "nt" else []
+    exts = [
+        Extension("generator.rules._core", ["generator/rules/_core.pyx"], extra_compile_args=args, optional=True),
+        Extension("generator.puzzles._search", ["generator/puzzles/_search.pyx"], extra_compile_args=args, optional=True),
+    ]
     try:
-        return cythonize([ext], compiler_directives={"language_level": "3"}, quiet=True)
+        return cythonize(exts, compiler_directives={"language_level": "3"}, quiet=True)
     except Exception as exc:
         _warn("cythonize failed", exc)
         return []

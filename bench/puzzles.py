@@ -201,10 +201,9 @@ def make_solver(label: str, variant):  # type: ignore[no-untyped-def]
 
     cls_name, core = SOLVERS[label]
     cls = DfpnSolver if cls_name == "DfpnSolver" else Solver
-    solver = cls(variant, core="compiled" if core == "drop-in" else core)
-    if core == "drop-in":
-        solver._prover = None  # the Python forced() and expansion on the compiled generator
-    return solver
+    if core == "drop-in":  # the Python forced() and expansion on the compiled generator
+        return cls(variant, core="compiled", kernel=False)
+    return cls(variant, core=core)
 
 
 def solver_workload(margin: int) -> list[tuple[object, str, int]]:

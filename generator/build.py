@@ -18,7 +18,7 @@ import shutil
 import signal
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -172,7 +172,7 @@ def _manifest(dest: Path) -> dict[str, str]:
     return files if isinstance(files, dict) else {}
 
 
-def _job_key(job: pdf_stage.PdfJob, svgs: dict[str, str]) -> str:
+def _job_key(job: pdf_stage.PdfJob, svgs: Mapping[str, str]) -> str:
     """Everything a PDF depends on, hashed: template, data, the diagrams it shows, the versions."""
     h = hashlib.sha256()
     h.update(f"damas {__version__} typst {pdf_stage.TYPST_VERSION}\n".encode())

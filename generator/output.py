@@ -36,6 +36,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .errors import DamasError
@@ -330,7 +331,7 @@ def recover(dest: Path) -> list[str]:
     return done
 
 
-_libc_renameat2 = None
+_libc_renameat2: Any = None  # the C function, False where there is none, None before the first look
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -372,8 +373,8 @@ def _signals_held() -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler if handler is not None else signal.SIG_DFL)
-        for s in caught:
-            signal.raise_signal(s)
+        for number in caught:
+            signal.raise_signal(number)
 
 
 class OutputFolder:

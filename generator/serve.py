@@ -243,7 +243,10 @@ def handler_for(preview: Preview, port: Callable[[], int]) -> type[SimpleHTTPReq
             try:
                 while True:
                     with state.changed:
-                        state.changed.wait_for(lambda s=sent: state.closing or state.generation != s, timeout=15)
+                        state.changed.wait_for(
+                            lambda s=sent: state.closing or state.generation != s,  # type: ignore[misc]  # mypy cannot infer a lambda with a default argument
+                            timeout=15,
+                        )
                         if state.closing:
                             return
                         current = state.generation

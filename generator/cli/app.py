@@ -16,7 +16,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import click
 
@@ -107,8 +108,8 @@ def cli() -> None:
 class Progress:
     """A rich progress bar on stderr when it is a terminal; silent otherwise (CI logs, pipes)."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        self.bar = None
+    def __enter__(self) -> Callable[[str, int, int], None]:
+        self.bar: Any = None
         if sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import click
 
 from ..errors import DamasError
 from ..limits import limit, raise_hint
-from ..rules import VARIANTS, Variant
+from ..rules import VARIANTS, Position, Variant
 from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.perft import estimate, first_moves, perft
-from ..rules.position import Position
 from .app import Progress
 from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
@@ -38,7 +38,7 @@ def variants(as_json: bool) -> None:
         click.echo(f"  {'PDN GameType':<18} {row['gametype']}")
 
 
-def _variant_summary(v: Variant) -> dict[str, object]:
+def _variant_summary(v: Variant) -> dict[str, Any]:
     g = v.geometry
     lines = "orthogonal" if g.orthogonal else "diagonal"
     return {
@@ -60,7 +60,7 @@ def _variant_summary(v: Variant) -> dict[str, object]:
         "gametype": v.gametype,
         "draws": ", ".join(f"{name} ({' '.join(PROFILES[name].rule_ids)})" for name in v.draw_profiles)
         + " (first is the default)",
-        "start": v.start().fen(),
+        "start": Position.start(v).fen(),
     }
 
 

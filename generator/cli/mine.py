@@ -197,7 +197,7 @@ class _progress:
         self.bar = None
         self.task = None
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    def __enter__(self):
         if sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -219,7 +219,7 @@ class _progress:
             self.started = time.perf_counter()
         return self.update
 
-    def update(self, tally, result) -> None:  # type: ignore[no-untyped-def]
+    def update(self, tally, result) -> None:
         if self.bar is None:
             return
         rate = tally.scanned / max(time.perf_counter() - self.started, 1e-9)

@@ -7,6 +7,7 @@ The command is registered in :mod:`generator.cli`, whose ``main()`` turns a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -90,11 +91,11 @@ def render(
       damas render american W:W27,30:B15,23 --arrow 27x18x11 -o d.png
     """
     pos = Position.from_fen(variant, fen)
-    overlay: dict[str, object] = {"arrows": ()}
+    overlay: dict[str, Any] = {"arrows": ()}
     legal = pos.legal_moves()
     for text in arrows:
         move = pos.parse_move(text, legal)
-        shown = move_overlay(pos, move)
+        shown: dict[str, Any] = move_overlay(pos, move)
         if "route" in shown:
             if "route" in overlay:
                 raise click.BadParameter("only one capture can be shown per diagram", param_hint="'--arrow'")

@@ -45,7 +45,7 @@ class _Meter:
             self.live = Live(console=Console(stderr=True), transient=True, refresh_per_second=4)
             self.live.start()
 
-    def __call__(self, solver) -> None:  # type: ignore[no-untyped-def]
+    def __call__(self, solver) -> None:
         now = time.perf_counter()
         if self.live is None or now - self.last < 0.25:
             return
@@ -149,7 +149,7 @@ def solve(
         sys.exit(code)
 
 
-def _one_key(solver, pos, game, stip, key, depth, as_json, tree) -> int:  # type: ignore[no-untyped-def]
+def _one_key(solver, pos, game, stip, key, depth, as_json, tree) -> int:
     from ..puzzles.search import SEARCH_VERSION
     from ..puzzles.tree import solution_tree
 
@@ -184,7 +184,7 @@ def _one_key(solver, pos, game, stip, key, depth, as_json, tree) -> int:  # type
     return 0 if ok else EXIT_CONTENT
 
 
-def _all_keys(solver, pos, game, stip, depth, as_json, tree) -> int:  # type: ignore[no-untyped-def]
+def _all_keys(solver, pos, game, stip, depth, as_json, tree) -> int:
     from ..puzzles.search import SEARCH_VERSION
     from ..puzzles.tree import solution_tree
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +11,9 @@ from ..rules import Variant
 from .app import EXIT_CONTENT
 from .common import VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
 
 
 def _levels(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
@@ -121,7 +125,7 @@ def worksheet(
         raise SystemExit(EXIT_CONTENT)
 
 
-def subtitle(tr, count: int, themes: tuple[str, ...], levels: tuple[int, int] | None) -> str:  # type: ignore[no-untyped-def]
+def subtitle(tr: Translator, count: int, themes: tuple[str, ...], levels: tuple[int, int] | None) -> str:
     """``12 exercícios · golpe de dama · níveis 2 a 3``."""
     parts = [tr.ngettext("%(num)s puzzle", "%(num)s puzzles", count) % {"num": tr.number(count)}]
     parts += [theme_label(t, tr.language) for t in themes]

@@ -19,7 +19,7 @@ entry are collected on it as ``file:line:col`` messages; they never stop the oth
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -90,7 +90,7 @@ def read_entries(path: str | Path, variant: Variant) -> Iterator[Entry]:
             yield from _text_entries(name, _chain(first, lines), variant)
 
 
-def _numbered(stream, name: str) -> Iterator[tuple[int, str]]:  # type: ignore[no-untyped-def]
+def _numbered(stream: Iterable[str], name: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of every line, the leading blank and comment lines skipped until the first."""
     started = False
     try:
@@ -149,7 +149,8 @@ def _text_entries(name: str, lines: Iterator[tuple[int, str]], variant: Variant)
 
 def _games(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     """(first line, text) of each game: a game starts at a tag line that follows a non-tag line."""
-    start, buffer, in_tags = 0, [], False
+    start, in_tags = 0, False
+    buffer: list[str] = []
     for number, text in lines:
         is_tag = text.lstrip().startswith("[")
         if is_tag and not in_tags and any(b.strip() for b in buffer):

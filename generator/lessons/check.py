@@ -370,15 +370,11 @@ def _link_errors(lessons: list[CheckedLesson]) -> list[SourceError]:
             continue
         for where, text, tokens in parsed:
             for kind, href, line, col in scan(text, tokens):
-                parsed = urlparse(href)
-                if kind != "link" or parsed.scheme or parsed.netloc:
+                url = urlparse(href)
+                if kind != "link" or url.scheme or url.netloc:
                     continue
-                target = (
-                    here
-                    if not parsed.path
-                    else posixpath.normpath(posixpath.join(posixpath.dirname(here), parsed.path))
-                )
-                anchor = parsed.fragment
+                target = here if not url.path else posixpath.normpath(posixpath.join(posixpath.dirname(here), url.path))
+                anchor = url.fragment
                 problem = None
                 if target not in pages:
                     problem = f"link to '{href}': the course has no page {target}"

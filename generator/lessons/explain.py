@@ -132,7 +132,7 @@ def _side_to_move(pos: Position, squares: Sequence[int], written: str) -> Rule:
 def _start_hint(pos: Position) -> str:
     """`` (American / English checkers starts with Black: PDN FEN 'B:W21-32:B1-12', ...)`` when the
     pieces stand as at the start but the other side is to move."""
-    start = pos.variant.start()
+    start = Position.start(pos.variant)
     if (pos.white, pos.black, pos.kings) != (start.white, start.black, start.kings) or pos.turn == start.turn:
         return ""
     first = SIDE[start.turn]

@@ -115,6 +115,9 @@ class Lesson:
     profile: DrawProfile
     sections: list[Section]
     puzzles: list[Puzzle]
+    proof_budget: int | None = None
+    """The node budget of each puzzle's proof, when the lesson sets one (a book with a wide cook
+    margin needs more than the default); the course's own setting still wins."""
 
     def diagrams(self) -> list[Diagram]:
         return [d for s in self.sections for d in s.diagrams]
@@ -181,10 +184,10 @@ class _Builder:
         if "turn" not in data:
             self.fail((*where, "board"), "a drawn board needs 'turn: white' or 'turn: black'")
             return None
-        pos = self.board(data["board"], (*where, "board"), WHITE if data["turn"] == "white" else BLACK)
-        if pos is None or counters is None:
+        drawn = self.board(data["board"], (*where, "board"), WHITE if data["turn"] == "white" else BLACK)
+        if drawn is None or counters is None:
             return None
-        return pos, counters
+        return drawn, counters
 
     def counters(self, data: dict[str, Any], where: Path) -> Counters | None:
         raw = data.get("counters") or {}
@@ -342,6 +345,8 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
         for key in ("themes", "difficulty", "caption", "margin", "margin_reason"):
             if bad((*pw, key)):
                 p.pop(key, None)
+        if "margin" not in p and isinstance(data.get("margin"), int) and not bad(("margin",)):
+            p["margin"] = data["margin"]  # the lesson's margin (a printed book's) for puzzles that set none
         puzzle = b.puzzle(p, pw)
         if puzzle is not None:
             puzzles.append(puzzle)
@@ -357,5 +362,8 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
         profile=profile,
         sections=sections,
         puzzles=puzzles,
+        proof_budget=data["proof_budget"]
+        if isinstance(data.get("proof_budget"), int) and not bad(("proof_budget",))
+        else None,
     )
     return lesson, errors

@@ -106,50 +106,54 @@ def _type_of(value: Any) -> str:
 def _message(err: ValidationError) -> tuple[Path, str, bool]:
     """(where, message, points-at-key) for one jsonschema error."""
     path: Path = tuple(err.absolute_path)
+    # types-jsonschema types these as possibly unset; jsonschema always sets them on a reported error
+    schema: Any = err.schema
+    instance: Any = err.instance
+    value: Any = err.validator_value
     name = path[-1] if path else None
     what = describe(path)
     v = err.validator
     if v == "additionalProperties":
-        allowed = sorted(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - set(allowed))
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(set(instance) - set(allowed))
         key = extra[0]
         where = (*path, key)
         more = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
         return where, f"unknown key '{key}'{more} in {what}; expected one of: {', '.join(allowed)}", True
     if v == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else str(err.validator_value)
+        missing = err.message.split("'")[1] if "'" in err.message else str(value)
         return path, f"{what} is missing '{missing}'", False
     if v == "type":
-        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
-        return path, f"{what} must be {names}, not {_type_of(err.instance)}", False
+        wanted = value if isinstance(value, list) else [value]
+        names = " or ".join(str(_TYPE_NAMES.get(t, t)) for t in wanted)
+        return path, f"{what} must be {names}, not {_type_of(instance)}", False
     if v == "enum":
-        options = ", ".join(str(o) for o in err.validator_value)
+        options = ", ".join(str(o) for o in value)
         if name == "variant":
-            return path, f"unknown variant '{err.instance}' (known: {options})", False
-        return path, f"{what} must be one of: {options}; got '{err.instance}'", False
+            return path, f"unknown variant '{instance}' (known: {options})", False
+        return path, f"{what} must be one of: {options}; got '{instance}'", False
     if v == "pattern":
-        hint = _HINTS.get(str(name), f"text matching {err.validator_value}")
-        return path, f"{what} '{err.instance}' is not valid: expected {hint}", False
+        hint = _HINTS.get(str(name), f"text matching {value}")
+        return path, f"{what} '{instance}' is not valid: expected {hint}", False
     if v == "minItems":
-        return path, f"{what} needs at least {err.validator_value} item(s)", False
+        return path, f"{what} needs at least {value} item(s)", False
     if v == "minLength":
         return path, f"{what} must not be empty", False
     if v == "maxLength":
-        return path, f"{what} has {len(err.instance)} characters; at most {err.validator_value} are allowed", False
+        return path, f"{what} has {len(instance)} characters; at most {value} are allowed", False
     if v in ("minimum", "maximum"):
         bound = "at least" if v == "minimum" else "at most"
-        return path, f"{what} must be {bound} {err.validator_value}; got {err.instance}", False
+        return path, f"{what} must be {bound} {value}; got {instance}", False
     if v == "minProperties":
         return path, f"{what} is empty", False
     if v == "dependentRequired":
-        for key, needs in err.validator_value.items():
-            if key in err.instance:
-                lacking = [n for n in needs if n not in err.instance]
+        for key, needs in value.items():
+            if key in instance:
+                lacking = [n for n in needs if n not in instance]
                 if lacking:
                     return (*path, key), f"'{key}' needs '{lacking[0]}' in the same claim", True
     if v == "oneOf":
-        if isinstance(err.instance, dict):
+        if isinstance(instance, dict):
             inner = [e for e in err.context or () if e.validator != "type"]
             if inner:
                 best = min(inner, key=lambda e: len(e.relative_path))

@@ -282,40 +282,41 @@ class _Composer:
         pending_key: list[Node | None] = []
         documents = 0
         for event in events:
+            # the C and the pure parsers' marks are different classes (the type stubs keep them apart)
+            start: Any = event.start_mark
+            end: Any = event.end_mark
             if isinstance(event, DocumentStartEvent):
                 documents += 1
                 if documents > 1:
                     raise yaml.composer.ComposerError(
-                        "expected a single document in the file", None, "but found another document", event.start_mark
+                        "expected a single document in the file", None, "but found another document", start
                     )
                 continue
             if isinstance(event, (SequenceEndEvent, MappingEndEvent)):
                 done = stack.pop()
                 pending_key.pop()
-                done.end_mark = event.end_mark
+                done.end_mark = end
                 continue
             if isinstance(event, AliasEvent):
                 if event.anchor not in self.anchors:
-                    raise yaml.composer.ComposerError(
-                        None, None, f"found undefined alias {event.anchor!r}", event.start_mark
-                    )
+                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
                 node = self.anchors[event.anchor]
             elif isinstance(event, ScalarEvent):
                 tag = event.tag
                 if tag is None or tag == "!":
                     tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)
-                node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                node = ScalarNode(tag, event.value, start, end, style=event.style)
             elif isinstance(event, CollectionStartEvent):
                 if len(stack) >= self.max_depth:
                     raise _TooBig(
-                        ScalarNode("", "", event.start_mark, event.end_mark),
+                        ScalarNode("", "", start, end),
                         f"nested more than {self.max_depth} levels deep {raise_hint('yaml_depth')}",
                     )
                 kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
                 tag = event.tag
                 if tag is None or tag == "!":
                     tag = self.resolver.resolve(kind, None, event.implicit)
-                node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                node = kind(tag, [], start, None, flow_style=event.flow_style)
             else:
                 continue  # stream and document ends
             anchor = getattr(event, "anchor", None)
@@ -325,7 +326,7 @@ class _Composer:
                         f"found duplicate anchor {anchor!r}; first occurrence",
                         self.anchors[anchor].start_mark,
                         "second occurrence",
-                        event.start_mark,
+                        start,
                     )
                 self.anchors[anchor] = node
             if not stack:
@@ -338,7 +339,7 @@ class _Composer:
                 stack[-1].value.append((pending_key[-1], node))
                 pending_key[-1] = None
             if isinstance(event, CollectionStartEvent):
-                stack.append(node)  # type: ignore[arg-type]
+                stack.append(node)  # type: ignore[arg-type]  # a collection start made a collection node
                 pending_key.append(None)
         return root
 

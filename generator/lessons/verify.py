@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .. import cache as proof_cache
 from ..errors import DamasError
@@ -114,7 +114,7 @@ def _listing(pos: Position, moves: Sequence[Move], legal: Sequence[Move]) -> str
 
 class Verifier:
     proof_budget: int | None = None
-    """Node budget of each puzzle's proof (None: verify_puzzle.resolve_budget's default)."""
+    """Node budget of each puzzle's proof (None: the default of ``generator.puzzles.proof.resolve_budget``)."""
 
     def __init__(self, doc: Document, lesson: Lesson) -> None:
         self.doc = doc
@@ -143,7 +143,7 @@ class Verifier:
             self.fail(text.where, str(exc))
             return None
 
-    def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | bool | None:
+    def _is_legal_text(self, pos: Position, text: Text, legal: Sequence[Move]) -> Move | Literal[False] | None:
         """The legal move named by the text, False if it names no legal move, None if unreadable or
         ambiguous (reported)."""
         sq = self.squares(pos, text)
@@ -495,7 +495,7 @@ class Verifier:
 
         With a proof cache active (:mod:`generator.cache`) the result, failures included, is read
         from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
-        budget = resolve_budget(self.proof_budget)
+        budget = resolve_budget(self.proof_budget or self.lesson.proof_budget)
         cache = proof_cache.active()
         key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
         result = _stored(cache.get(PROOF_KIND, key), p.position) if cache is not None else None

@@ -18,10 +18,12 @@ prove and the most known to disprove (with tighter bounds derived from the child
 Only the win, gain and promote goals are searched here; the draw goal needs the game's history
 (repetitions, counters) and stays with the plain search in search.py.
 
-With the compiled core the whole search below runs in C (``_core.Dfpn``, made by
-``rules.core.make_dfpn``): the same tables, child order, thresholds and node counts, so it proves
-the same things in the same order; this module stays the readable reference (``DAMAS_PURE=1``, or
-``core="pure"``) and tests/search/test_dfpn_kernel.py holds the two to each other.
+With the compiled kernel the whole search below runs in C (``_search.Dfpn``, see
+:mod:`generator.puzzles.kernel`): the same tables, child order, thresholds and node counts, so it
+proves the same things in the same order; this module stays the readable reference
+(``DAMAS_PURE=1``, or ``core="pure"``) and tests/search/test_dfpn_kernel.py holds the two to each
+other.  Which one runs is chosen once, when the solver is built: ``self.tables`` is either
+:class:`PythonTables` (this module's dictionaries and ``_mid``) or :class:`CompiledTables`.
 """
 
 from __future__ import annotations
@@ -29,14 +31,16 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..rules.core import make_dfpn
 from ..rules.move import Move
+from .kernel import DepthFirstKernel
 from .memory import Caps, dfpn_caps
 from .memory import caps as memory_caps
 from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
 
 if TYPE_CHECKING:
     from ..rules.draws import DrawProfile
+    from ..rules.game import Game
+    from ..rules.position import Position
     from ..rules.variants import Variant
     from .search import Budget
 
@@ -64,11 +68,15 @@ class DfpnSolver(Solver):
         profile: DrawProfile | str | None = None,
         budget: Budget | None = None,
         core: str | None = None,
+        *,
+        kernel: bool = True,
         caps: Caps | None = None,
     ) -> None:
         """As :class:`Solver`; ``caps`` default to the ``search_memory_mb`` bound split among the
         tables below (:func:`generator.puzzles.memory.dfpn_caps`)."""
-        super().__init__(variant, profile, budget, core, caps if caps is not None else dfpn_caps(memory_caps()))
+        super().__init__(
+            variant, profile, budget, core, kernel=kernel, caps=caps if caps is not None else dfpn_caps(memory_caps())
+        )
         self.proven: dict[int, int] = {}
         """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
         self.disproven: dict[int, int] = {}
@@ -82,14 +90,17 @@ class DfpnSolver(Solver):
         """Every hash with a proof, a disproof or an expanded node: the entries of the C table."""
         self._units = 0
         """Expanded nodes and their children kept (the ``caps.expanded`` bound)."""
-        self._kernel = make_dfpn(self._prover, LEAF_PLIES, self.caps.expanded)
-        """The compiled df-pn (``_core.Dfpn``) when the core is compiled; it keeps the tables."""
-        if self._kernel is not None:
-            self._kernel.pd_cap, self._kernel.work_cap = self.caps.proofs, self.caps.work
         self._leaf_plies = LEAF_PLIES
         self._in_leaf = False
         self._proved = 0
         self._disproved = 0
+        chosen = self.kernel
+        self.tables: PythonTables | CompiledTables = (
+            CompiledTables(chosen, LEAF_PLIES, self.caps)
+            if isinstance(chosen, DepthFirstKernel)
+            else PythonTables(self)
+        )
+        """Where the proofs are kept and searched, chosen once with the depth-first kernel."""
 
     @property
     def leaf_plies(self) -> int:
@@ -99,19 +110,18 @@ class DfpnSolver(Solver):
     @leaf_plies.setter
     def leaf_plies(self, plies: int) -> None:
         self._leaf_plies = plies
-        if self._kernel is not None:
-            self._kernel.leaf_plies = plies
+        self.tables.set_leaf_plies(plies)
 
     @property
     def proved_count(self) -> int:
         """Proofs recorded (the progress display shows it)."""
-        return self._kernel.proved_count if self._kernel is not None else self._proved
+        return self.tables.proved_count()
 
     @property
     def disproved_count(self) -> int:
-        return self._kernel.disproved_count if self._kernel is not None else self._disproved
+        return self.tables.disproved_count()
 
-    def prepare(self, root, stip) -> None:  # type: ignore[no-untyped-def]
+    def prepare(self, root: Position, stip: Stipulation) -> None:
         super().prepare(root, stip)
         self.proven.clear()
         self.disproven.clear()
@@ -120,10 +130,9 @@ class DfpnSolver(Solver):
         self._keys.clear()
         self._units = 0
         self._proved = self._disproved = 0
-        if self._kernel is not None:
-            self._kernel.clear()
+        self.tables.clear()
 
-    def solve(self, position, stip, depth, game=None):  # type: ignore[no-untyped-def]
+    def solve(self, position: Position, stip: Stipulation | str, depth: int, game: Game | None = None) -> Proof:
         """As :meth:`Solver.solve`, without iterative deepening: one proof per first move at the
         full depth, then its shortest length read downwards from the bound the proof gave."""
         if isinstance(stip, str):
@@ -149,32 +158,16 @@ class DfpnSolver(Solver):
             return super().forced(state, plies, h)
         if h is None:
             h = self._hash(*state)
-        known = self._known(h, plies)
+        known = self.tables.known(h, plies)
         if known is not None:
             return known
-        if self._kernel is not None:
-            self._kernel_search(state, plies, h)
-        else:
-            self._mid(state, h, plies, INF, INF)
-        known = self._known(h, plies)
+        self.tables.search(state, plies, h)
+        known = self.tables.known(h, plies)
         assert known is not None, "df-pn returned without deciding the root"
         return known
 
-    def _kernel_search(self, state: State, plies: int, h: int) -> None:
-        """``_mid`` with infinite thresholds in C; the node count and the budget ticks carry over
-        as for the depth-first kernel (``Solver._kernel_forced``)."""
-        p = self._prover
-        self._kernel_base = self.nodes - p.nodes
-        p.next_tick = p.nodes + (self._next_tick - self.nodes)
-        try:
-            self._kernel.search(*state, plies, h)
-        finally:
-            self.nodes = self._kernel_base + p.nodes
-
     def _proven_at(self, h: int) -> int | None:
-        if self._kernel is not None:
-            return self._kernel.proven_at(h)
-        return self.proven.get(h)
+        return self.tables.proven_at(h)
 
     def proven_within(self, state: State) -> int | None:
         """The fewest plies the table knows the goal forced in from ``state`` (None if unknown)."""
@@ -199,8 +192,7 @@ class DfpnSolver(Solver):
         return best
 
     def _known(self, h: int, plies: int) -> bool | None:
-        if self._kernel is not None:
-            return self._kernel.known(h, plies)
+        """Is (``h``, ``plies``) decided by the tables?  (The Python tables; see :class:`PythonTables`.)"""
         p = self.proven.get(h)
         if p is not None and plies >= p:
             return True
@@ -243,7 +235,7 @@ class DfpnSolver(Solver):
 
     @property
     def resets(self) -> int:
-        return super().resets + (self._kernel.resets if self._kernel is not None else 0)
+        return super().resets + self.tables.resets()
 
     def _entry(self, h: int) -> None:
         """Make room for ``h`` in the proof tables: when they hold ``caps.proofs`` positions and
@@ -284,7 +276,7 @@ class DfpnSolver(Solver):
         ``thdn``, or it is decided; the result is left in the table."""
         self.nodes += 1
         if self.nodes >= self._next_tick:
-            self._tick()
+            self.tick()
         entry = self.expanded.get(h)
         if entry is None:
             entry = self._expand(state, h)
@@ -340,17 +332,13 @@ class DfpnSolver(Solver):
         its children with their hashes (kept: df-pn comes back to a node many times).
 
         df-pn+ initial numbers come from mobility: a defence with one reply (a forced capture) is
-        as cheap to prove as one leaf, a defence with ten replies costs ten.  With the compiled
-        core one kernel call (``Prover.expand``) gives all of it; the pure path computes the same.
+        as cheap to prove as one leaf, a defence with ten replies costs ten.  (With the compiled
+        kernel the whole search, this included, runs in C.)
         """
-        if self._prover is not None:
-            decided, captures, raw = self._prover.expand(*state, h)
-            kids = [((w, b, k, t), ch, n or 1) for w, b, k, t, ch, n in raw]
-        else:
-            captures, raw = self.gen.children(*state, self._z, h)
-            decided = self._decide(state, len(raw), captures)
-            count = self.gen.count
-            kids = [((w, b, k, t), ch, max(1, count(w, b, k, t))) for w, b, k, t, ch in raw] if decided is None else []
+        captures, raw = self.gen.children(*state, self._z, h)
+        decided = self._decide(state, len(raw), captures)
+        count = self.gen.count
+        kids = [((w, b, k, t), ch, max(1, count(w, b, k, t))) for w, b, k, t, ch in raw] if decided is None else []
         if decided is not None:
             entry: tuple[bool | None, int, list[Kid]] = (decided, 0, [])
         else:
@@ -401,6 +389,70 @@ class DfpnSolver(Solver):
             self._disprove(h, max(plies, at, floor - 1))
 
 
-def solve(position, goal: str, depth: int, profile=None, budget: Budget | None = None) -> Proof:  # type: ignore[no-untyped-def]
+class PythonTables:
+    """df-pn on this module's Python dictionaries and ``_mid`` (the reference)."""
+
+    def __init__(self, solver: DfpnSolver) -> None:
+        self.solver = solver
+        self.known = solver._known
+        self.proven_at = solver.proven.get
+
+    def search(self, state: State, plies: int, h: int) -> None:
+        self.solver._mid(state, h, plies, INF, INF)
+
+    def clear(self) -> None:
+        """Nothing more: :meth:`DfpnSolver.prepare` clears the dictionaries."""
+
+    def set_leaf_plies(self, plies: int) -> None:
+        """Nothing more: ``_mid`` reads ``solver.leaf_plies``."""
+
+    def proved_count(self) -> int:
+        return self.solver._proved
+
+    def disproved_count(self) -> int:
+        return self.solver._disproved
+
+    def resets(self) -> int:
+        return 0  # counted by the solver
+
+
+class CompiledTables:
+    """df-pn in C (``_search.Dfpn``): its tables live in the kernel; node counts and budget checks
+    carry over to the solver as for the depth-first kernel."""
+
+    def __init__(self, kernel: DepthFirstKernel, leaf_plies: int, caps: Caps) -> None:
+        self.kernel = kernel
+        self.dfpn = kernel.dfpn(leaf_plies, caps.expanded)
+        self.dfpn.pd_cap, self.dfpn.work_cap = caps.proofs, caps.work
+        self.known = self.dfpn.known
+        self.proven_at = self.dfpn.proven_at
+
+    def search(self, state: State, plies: int, h: int) -> None:
+        """``_mid`` with infinite thresholds, in C."""
+        self.kernel.enter()
+        try:
+            self.dfpn.search(*state, plies, h)
+        finally:
+            self.kernel.leave()
+
+    def clear(self) -> None:
+        self.dfpn.clear()
+
+    def set_leaf_plies(self, plies: int) -> None:
+        self.dfpn.leaf_plies = plies
+
+    def proved_count(self) -> int:
+        return int(self.dfpn.proved_count)
+
+    def disproved_count(self) -> int:
+        return int(self.dfpn.disproved_count)
+
+    def resets(self) -> int:
+        return int(self.dfpn.resets)
+
+
+def solve(
+    position: Position, goal: str, depth: int, profile: DrawProfile | str | None = None, budget: Budget | None = None
+) -> Proof:
     """Convenience: ``DfpnSolver(position.variant, profile, budget).solve(position, goal, depth)``."""
     return DfpnSolver(position.variant, profile, budget).solve(position, Stipulation.parse(goal), depth)

@@ -17,6 +17,7 @@ differ from one seed to the next while the same seed always plays the same game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..rules.core import make_zobrist
@@ -190,9 +191,9 @@ class Engine:
             cuts = bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha)
             if d >= depth > 0 and cuts:
                 return score
-        order = range(len(children))
+        order: Sequence[int] = range(len(children))
         if 0 <= first < len(children):
-            order = [first, *(i for i in order if i != first)]  # type: ignore[assignment]
+            order = [first, *(i for i in order if i != first)]
         start_alpha, best, best_index = alpha, -WIN - 1, 0
         for i in order:
             c = children[i]

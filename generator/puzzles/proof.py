@@ -39,9 +39,10 @@ from ..rules.move import Move
 from ..rules.notation import line_text
 from ..rules.position import Position
 from .dfpn import DfpnSolver
+from .difficulty import solving_level
 from .result import Problem, PuzzleResult, Refutation, Status
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
-from .themes import Line, auto_themes, difficulty
+from .themes import Line, auto_themes
 from .tree import line_tree
 
 DEFAULT_MARGIN = 4
@@ -305,7 +306,7 @@ class _Proof:
         first = self.line[j]
         plies = depth - j
         head = f"{here.move_text(first, long=True)} does not force {goal_words(self.stip)} within {plies} plies"
-        pos, played = here, []
+        pos, played = here, list[Move]()
         fallback = ""
         for k in range(j, depth):
             move = self.line[k]
@@ -356,7 +357,7 @@ class _Proof:
             return
         full = Line(self.position, tuple(self.line))
         r.themes = auto_themes(full)
-        r.difficulty = difficulty(full, self.choices)
+        r.difficulty = solving_level(self.position, list(self.line))
         if self.stip.goal != "draw":
             try:
                 r.tree = line_tree(self.solver, self.position, self.line)

@@ -28,13 +28,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..limits import NumberError, whole
-from ..rules.core import make_generator, make_prover
+from ..rules.core import make_generator
 from ..rules.game import Game, Outcome
 from ..rules.geometry import WHITE
 from ..rules.move import Move
 from ..rules.movegen import PureZobrist
 from ..rules.position import Position
 from ..rules.variants import Goal as GameGoal
+from .kernel import DepthFirstKernel, depth_first_kernel
 from .memory import Caps
 from .memory import caps as memory_caps
 
@@ -163,12 +164,15 @@ class Solver:
         profile: DrawProfile | str | None = None,
         budget: Budget | None = None,
         core: str | None = None,
+        *,
+        kernel: bool = True,
         caps: Caps | None = None,
     ) -> None:
         """``core``: ``None`` (the active core: compiled when built), ``"pure"`` (the reference
         Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built).
-        ``caps``: how many entries each table may hold (default: from the ``search_memory_mb``
-        limit, :mod:`generator.puzzles.memory`)."""
+        ``kernel=False`` keeps the Python search even on the compiled generator (a benchmark's
+        middle point).  ``caps``: how many entries each table may hold (default: from the
+        ``search_memory_mb`` limit, :mod:`generator.puzzles.memory`)."""
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
@@ -189,24 +193,34 @@ class Solver:
         self.attacker = WHITE
         self.root_balance = 0
         self.root_kings = 0
-        self._prover = make_prover(self.gen, self._z.keys, self._z.black_to_move, self.losing, QUIESCENCE_PLIES)
-        """The compiled ``forced`` (``_core.Prover``) when the generator is compiled, else None."""
-        self._kernel_base = 0
-        if self._prover is not None:
-            self._prover.tick = self._kernel_tick
-            self._prover.table_cap = self.caps.prover
-        self._hash: Callable[[int, int, int, int], int] = self._z.hash if self._prover is None else self._prover.hash
-        """The Zobrist hash of a position (in C with the compiled core; the same value)."""
+        compiled = depth_first_kernel(self, QUIESCENCE_PLIES) if kernel else None
+        self.kernel: DepthFirstKernel | PythonSearch = compiled or PythonSearch(self)
+        """The search ``forced`` runs, chosen once (:mod:`generator.puzzles.kernel`): the compiled
+        kernel when the generator is compiled, else this class's own Python search."""
+        self.kernel.set_cap(self.caps.prover)
+        self._forced = self.kernel.forced
+        self._hash: Callable[[int, int, int, int], int] = self.kernel.hash
+        """The Zobrist hash of a position (in C with the compiled kernel; the same value)."""
+
+    @property
+    def zobrist_keys(self) -> PureZobrist:
+        """The Zobrist keys of this board size (the compiled kernel copies them)."""
+        return self._z
+
+    @property
+    def next_tick(self) -> int:
+        """The node count at which the budget is checked next."""
+        return self._next_tick
 
     @property
     def resets(self) -> int:
         """How many times a full table started over (0: the bound never changed the search)."""
-        return self._resets + (self._prover.resets if self._prover is not None else 0)
+        return self._resets + self.kernel.resets()
 
     @property
     def compiled(self) -> bool:
         """True when ``forced`` runs in the compiled kernel."""
-        return self._prover is not None
+        return self.kernel.compiled
 
     def start_clock(self) -> None:
         """Reset the node count and the clock the budget is measured against."""
@@ -214,7 +228,7 @@ class Solver:
         self._next_tick = 1024
         self.started = time.perf_counter()
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         """Enforce the budget (and report progress); called every 1024 nodes."""
         self._next_tick = self.nodes + 1024
         b = self.budget
@@ -231,8 +245,7 @@ class Solver:
         self.root_kings = self._kings(root.state)
         self.table.clear()
         self.start_clock()
-        if self._prover is not None and stip.goal != "draw":
-            self._prover.prepare(stip.goal, stip.pieces, self.attacker, self.root_balance, self.root_kings)
+        self.kernel.prepare(stip.goal, stip.pieces, self.attacker, self.root_balance, self.root_kings)
 
     # -- goal tests -----------------------------------------------------------------------------
 
@@ -273,14 +286,17 @@ class Solver:
         most plies known not to: forcing within n plies implies forcing within more, so one entry
         answers every depth outside that window.
 
-        With the compiled core the same search runs in C (``_core.Prover``: same move order, same
-        table policy, same node count); this Python body is the reference (``DAMAS_PURE=1``).
+        With the compiled kernel the same search runs in C (``_search.Prover``: same move order,
+        same table policy, same node count); :meth:`search` is the Python reference
+        (``DAMAS_PURE=1``).
         """
-        if self._prover is not None:
-            return self._kernel_forced(state, plies, h)
+        return self._forced(state, plies, h)
+
+    def search(self, state: tuple[int, int, int, int], plies: int, h: int | None = None) -> bool:
+        """``forced`` in Python: the reference depth-first search (see :meth:`forced`)."""
         self.nodes += 1
         if self.nodes >= self._next_tick:
-            self._tick()
+            self.tick()
         if h is None:
             h = self._hash(*state)
         entry = self.table.get(h)
@@ -320,30 +336,13 @@ class Solver:
         self.table[h] = (proven, refuted, best)
         return decided
 
-    def _kernel_forced(self, state: tuple[int, int, int, int], plies: int, h: int | None) -> bool:
-        p = self._prover
-        self._kernel_base = self.nodes - p.nodes
-        p.next_tick = p.nodes + (self._next_tick - self.nodes)
-        try:
-            return p.forced(*state, plies, h)
-        finally:
-            self.nodes = self._kernel_base + p.nodes
-
-    def _kernel_tick(self) -> None:
-        """The kernel reached the solver's next tick: bring the node count up to date and check
-        the budget (BudgetExceeded leaves ``forced`` through the kernel)."""
-        p = self._prover
-        self.nodes = self._kernel_base + p.nodes
-        self._tick()
-        p.next_tick = p.nodes + (self._next_tick - self.nodes)
-
     def draw_forced(self, game: Game, plies: int) -> bool:
         """As ``forced`` for the draw goal, which needs the game history (repetition, counters).
         A node here replays the history, about ten times the work of a ``forced`` node: it counts
         :data:`DRAW_NODE_COST` against the budget."""
         self.nodes += DRAW_NODE_COST
         if self.nodes >= self._next_tick:
-            self._tick()
+            self.tick()
         status = game.status()
         if status.outcome is Outcome.DRAW:
             return True
@@ -451,6 +450,26 @@ class Solver:
             state = self.gen.apply(*state, nxt)
             plies -= 1
         return line
+
+
+class PythonSearch:
+    """The search strategy without the compiled kernel: the solver's own Python code
+    (:meth:`Solver.search`), the pure Zobrist hash, nothing to prepare."""
+
+    compiled = False
+
+    def __init__(self, solver: Solver) -> None:
+        self.forced = solver.search
+        self.hash: Callable[[int, int, int, int], int] = solver.zobrist_keys.hash
+
+    def prepare(self, goal: str, pieces: int, attacker: int, root_balance: int, root_kings: int) -> None:
+        """Nothing to do: the solver's own table is cleared by :meth:`Solver.prepare`."""
+
+    def set_cap(self, entries: int) -> None:
+        """Nothing to do: :meth:`Solver.search` reads ``solver.caps``."""
+
+    def resets(self) -> int:
+        return 0  # counted by the solver
 
 
 def solve(position: Position, goal: str, depth: int, profile: DrawProfile | str | None = None) -> Proof:

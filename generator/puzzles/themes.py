@@ -107,10 +107,22 @@ def king_shot(line: Line) -> bool:
 
 
 def crowns(line: Line) -> bool:
-    """A man of the attacker is crowned and a king of the attacker stands on that square at the end."""
-    final = line.positions[-1]
-    mine = final.kings_of(line.attacker)
-    return any(m.promotes and (mine >> m.dest) & 1 for m in line.moves[0::2])
+    """A man of the attacker is crowned and that king is still on the board at the end (it may
+    have moved on: the new king is followed square by square until a capture removes it)."""
+    for i in range(0, len(line.moves), 2):
+        if not line.moves[i].promotes:
+            continue
+        square: int | None = line.moves[i].dest
+        for j in range(i + 1, len(line.moves)):
+            m = line.moves[j]
+            if j % 2 == 0 and m.origin == square:
+                square = m.dest
+            elif j % 2 == 1 and square in m.captured:
+                square = None
+                break
+        if square is not None:
+            return True
+    return False
 
 
 def blocking_win(line: Line) -> bool:

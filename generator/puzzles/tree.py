@@ -152,7 +152,7 @@ def solution_tree(
     position: Position,
     depth: int,
     solutions: list[Move],
-    refuted: list[Move] = (),  # type: ignore[assignment]
+    refuted: Sequence[Move] = (),
     fens: bool = True,
     limit: int = MAX_TREE_NODES,
 ) -> SolutionTree:

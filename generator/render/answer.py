@@ -139,3 +139,20 @@ def comment(
     joiner = translator(language).gettext(" and ")
     named = ", ".join(themes[:-1]) + (joiner if len(themes) > 1 else "") + themes[-1]
     return f"{named[0].upper()}{named[1:]}: {result}."
+
+
+def provenance(source: dict | None, language: str = DEFAULT_LANGUAGE) -> str:
+    """Where a puzzle comes from, for the answer key: ``ACF archive, game 4, move 17`` for a
+    position from a game of an archive (its PDN ``GameNumber``), ``ACF archive, move 17`` when the
+    game has no number; empty for self-play and composed puzzles."""
+    if not isinstance(source, dict) or source.get("kind") != "pdn" or "move" not in source:
+        return ""
+    tr = translator(language)
+    event = str(source.get("event") or source.get("file") or "")
+    if source.get("game") is not None:
+        return tr.gettext("%(event)s, game %(game)s, move %(move)s") % {
+            "event": event,
+            "game": source["game"],
+            "move": source["move"],
+        }
+    return tr.gettext("%(event)s, move %(move)s") % {"event": event, "move": source["move"]}

@@ -296,6 +296,7 @@ def answers_data(book: Book) -> dict[str, Any]:
             "answer": bp.item.answer,
             "material": bp.item.material,
             "comment": bp.item.comment,
+            "provenance": bp.item.provenance,
             "difficulty": bp.item.difficulty or 0,
             "level": difficulty_words(book.language).get(bp.item.difficulty or 0, ""),
             "final": "/" + bp.item.final_svg_path if bp.item.final_svg_path else None,

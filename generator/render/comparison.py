@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..i18n import DEFAULT_LANGUAGE, N_, Translator, short_language, translator
 from ..rules import BLACK, CapturePromotion, Goal, Precedence, Removal, Variant
 from ..rules.draws import draw_profile
 from ..rules.geometry import Layout, Numbering
-from .site import Site
+
+if TYPE_CHECKING:
+    from .site import Site
 
 
 @dataclass(frozen=True)

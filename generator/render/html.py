@@ -115,7 +115,7 @@ def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environme
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_gettext_translations(translator(language), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(translator(language), newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
     # The embedded puzzle data (|tojson) without the spaces after separators: a page of 100
     # interactive puzzles is about 7 % lighter.  Still HTML-safe: tojson escapes < > & and quotes.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
@@ -133,12 +133,12 @@ def render_pages(
     course: Course | None = None,
     language: str | None = None,
     prefix: str = "",
-    others: list[tuple[str, str]] | None = None,
+    others: list[dict[str, str]] | None = None,
 ) -> dict[str, str]:
     """Every page of one language's site tree: path relative to the build root -> HTML text.
 
     ``language`` defaults to the course's; ``prefix`` is the tree's folder under ``html/`` (``""`` for
-    the course language, ``"en/"`` for another); ``others`` are (name, home link) of the other trees."""
+    the course language, ``"en/"`` for another); ``others`` are the other trees' home links (name, href, lang)."""
     lang = language or (course.language if course is not None else DEFAULT_LANGUAGE)
     env = environment(lang, prefix)
     own = course is not None and course.source is not None and language in (None, course.language)

@@ -428,7 +428,7 @@ def editor_tables(variants: list[Variant]) -> list[dict[str, Any]]:
                 # the top row of the drawing is index 0: White promotes there, Black on the last row
                 "promo": {"w": g.height - 1 - v.promotion_rank(WHITE), "b": g.height - 1 - v.promotion_rank(BLACK)},
                 "max": v.max_pieces,
-                "start": v.start().fen(),
+                "start": Position.start(v).fen(),
             }
         )
     return out

@@ -26,6 +26,7 @@ import typst
 from ..errors import DamasError
 from ..i18n import DEFAULT_LANGUAGE, translator
 from ..resources import templates_dir
+from ..rules.position import Position
 from ..rules.variants import Variant
 from .book import Book, answers_data, book_words, typst_language, worksheet_data
 from .names import file_names
@@ -53,7 +54,7 @@ _PT_PER_CM = 72 / 2.54
 
 def diagram_cm(variant: Variant) -> dict[str, float]:
     """The printed widths for ``variant``'s diagrams (the templates read them from the JSON)."""
-    view = build_view(variant.start())
+    view = build_view(Position.start(variant))
     needed = MIN_NUMBER_PT / (NUMBER_SIZE / view.width) / _PT_PER_CM
     return {kind: cm if kind == "final" else round(max(cm, needed + 0.01), 2) for kind, cm in DIAGRAM_CM.items()}
 
@@ -250,6 +251,8 @@ def compile_job(root: Path, job: PdfJob, index: int) -> Path:
     except typst.TypstError as exc:
         hints = "; ".join(getattr(exc, "hints", []) or [])
         raise PdfError(f"typst failed on {job.output}: {exc}{' (' + hints + ')' if hints else ''}") from None
+    if not isinstance(best, bytes):  # typst returns a list of pages only for image formats
+        raise PdfError(f"typst gave no PDF for {job.output}")
     out.write_bytes(best)
     return out
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import Translator, translator
-from ..rules import BLACK, WHITE, Variant
+from ..rules import BLACK, WHITE, Position, Variant
 from ..rules.geometry import Layout, Numbering
 from .comparison import ROWS
 from .pdf import TEMPLATES, PdfJob
@@ -163,7 +163,7 @@ def plan_tiles(width: int, height: int, settings: Settings, coordinates: bool) -
     room_h = ph - 2 * MARGIN - HEADER - 2 * CROP - FRAME - max(TAB, FRAME + band)
     col_runs = _split(width, math.floor(room_w / s))
     row_runs = _split(height, math.floor(room_h / s))
-    tiles = []
+    tiles: list[Tile] = []
     row0 = 0
     for gr, rows in enumerate(row_runs):
         col0 = 0
@@ -497,7 +497,7 @@ def pieces_pages(variant: Variant, settings: Settings, tr: Translator | None = N
 def _squares_text(variant: Variant, color: int, tr: Translator) -> str:
     """Where one side's men stand at the start, as the variant writes squares."""
     g = variant.geometry
-    start = variant.start()
+    start = Position.start(variant)
     squares = g.bits(start.men(color))
     count = len(squares)
     if g.numbering is Numbering.ALGEBRAIC:
@@ -563,7 +563,7 @@ def _labels_text(variant: Variant, coordinates: bool, tr: Translator) -> str:
 
 
 def _first_moves(variant: Variant) -> int:
-    return len(variant.start().legal_moves())
+    return len(Position.start(variant).legal_moves())
 
 
 def _lesson_facts(lessons: list[LessonItem]) -> tuple[str | None, list[str]]:
@@ -637,7 +637,7 @@ def _alt_start(v: Variant, tr: Translator) -> str:
 
 def _start_image(variant: Variant, settings: Settings, uid: str, tr: Translator) -> dict[str, str]:
     svg = diagram(
-        variant.start(),
+        Position.start(variant),
         theme="print",
         side_to_move_marker=False,
         numbers=not settings.coordinates(variant),

@@ -16,7 +16,8 @@ from ..lessons.verify import DiagramProof, PuzzleProof
 from ..puzzles.themes import THEMES, difficulty_words, theme_names
 from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
-from .answer import answer_text, comment, material
+from .answer import answer_text, comment, material, provenance
+from .comparison import ROWS
 from .interactive import Steps, View, diagram_replays, puzzle_play
 from .markdown import inline_html, inline_runs, to_blocks, to_html
 from .svg import Svg, describe_position, diagram
@@ -79,6 +80,8 @@ class PuzzleItem:
     """The pieces left at the end of the main line, in words."""
     comment: str = ""
     """One line: the themes and what the combination achieves."""
+    provenance: str = ""
+    """The game the position comes from (archive, game number, move), empty when none."""
     final_svg_path: str | None = None
     """A small diagram of the final position, for lines long enough to need one."""
     final_svg: Svg | None = None
@@ -337,6 +340,7 @@ def plan_puzzle(
         answer=answer_text(pos, moves, branches),
         material=material(cur, lesson.language),
         comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
+        provenance=provenance(p.source, lesson.language),
         fen=pos.fen(),
         language=lesson.language,
         play=None
@@ -385,8 +389,6 @@ def link_neighbours(items: list[VariantItem]) -> None:
 def link_same_rules(items: list[VariantItem]) -> None:
     """Link each diagram that demonstrates a rule of the comparison page to the diagram of the same
     rule in the other variants (the comparison's rows name the diagram ids)."""
-    from .comparison import ROWS  # the comparison module imports this one
-
     rule_ids = {row.anchor for row in ROWS if row.anchor}
     first: dict[str, dict[str, str]] = {}
     for item in items:

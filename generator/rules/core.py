@@ -16,9 +16,11 @@ For searches (both cores have these; the compiled ones skip ``Move`` objects):
 * ``gen.children(white, black, kings, turn, zobrist=None, h=0)`` -> ``(captures, children)``, one
   ``(white, black, kings, turn, hash)`` per legal move in the order of ``moves()``;
 * :func:`make_zobrist` ``(keys, black_to_move)`` -> ``hash(white, black, kings, turn)`` and
-  ``after(h, state, move)``, equal to ``generator.puzzles.search._Zobrist`` given its keys;
-* :func:`make_prover`: ``Solver.forced`` with its transposition table in C (tests/rules/kernel_solver.py
-  shows how a solver adopts it; bench/puzzles.py measures it).
+  ``after(h, state, move)``, equal to ``generator.puzzles.search._Zobrist`` given its keys.
+
+The puzzle searches' own compiled kernels (``generator/puzzles/_search.pyx``: the depth-first
+prover and df-pn) build on this one through ``_core.pxd``; :mod:`generator.puzzles.kernel` chooses
+them.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _load() -> tuple[ModuleType | None, str]:
     if os.environ.get("DAMAS_PURE", "").strip() not in ("", "0"):
         return None, "DAMAS_PURE is set"
     try:
-        from . import _core  # type: ignore[attr-defined]
+        from . import _core  # type: ignore[attr-defined]  # a compiled extension: no stub
     except ImportError as exc:
         return None, "the extension is not built" if "_core" in str(exc) else f"the extension does not load: {exc}"
     return _core, ""
@@ -61,12 +63,13 @@ class CompiledMoveGenerator(MoveGenerator):
         super().__init__(variant)
         assert _CORE is not None
         self.core = _CORE.Core(self)
-        self.moves = self.core.moves  # type: ignore[method-assign]
-        self.count = self.core.count  # type: ignore[method-assign]
-        self.has_moves = self.core.has_moves  # type: ignore[method-assign]
-        self.apply = self.core.apply  # type: ignore[method-assign]
-        self.perft = self.core.perft  # type: ignore[method-assign]
-        self.children = self.core.children  # type: ignore[method-assign]
+        # the compiled methods replace the pure ones on this instance (same signatures, same results)
+        self.moves = self.core.moves  # type: ignore[method-assign]  # see above
+        self.count = self.core.count  # type: ignore[method-assign]  # see above
+        self.has_moves = self.core.has_moves  # type: ignore[method-assign]  # see above
+        self.apply = self.core.apply  # type: ignore[method-assign]  # see above
+        self.perft = self.core.perft  # type: ignore[method-assign]  # see above
+        self.children = self.core.children  # type: ignore[method-assign]  # see above
 
 
 def make_generator(variant: Variant, core: str | None = None) -> MoveGenerator:
@@ -93,41 +96,17 @@ def make_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
     return PureZobrist(keys, black_to_move)
 
 
-def make_prover(gen: MoveGenerator, keys: list[list[int]], black_to_move: int, losing: bool, quiescence: int) -> Any:
-    """The compiled proof-search kernel (``_core.Prover``) for a compiled generator, or None.
-
-    It is ``generator.puzzles.search.Solver.forced`` in C (goals win, gain, promote): same
-    decisions, same node counts.  A solver adopts it by overriding ``prepare`` (also call
-    ``prover.prepare(goal, pieces, attacker, root_balance, root_kings)``) and ``forced`` (return
-    ``prover.forced(*state, plies, h)`` and add the growth of ``prover.nodes`` to its own count);
-    ``prover.node_limit`` bounds the nodes (``_core.NodeLimitReached``).  See ``KernelSolver`` in
-    tests/rules/test_core.py.
-    """
-    if _CORE is None or not isinstance(gen, CompiledMoveGenerator):
-        return None
-    return _CORE.Prover(gen.core, _compiled_zobrist(keys, black_to_move), losing, quiescence)
-
-
-def make_dfpn(prover: Any, leaf_plies: int, expanded_limit: int) -> Any:
-    """The compiled df-pn search (``_core.Dfpn``) over a compiled ``Prover``, or None without one.
-
-    It is ``generator.puzzles.dfpn.DfpnSolver``'s ``_mid`` in C: same tables, same order, same
-    node counts (tests/search/test_dfpn_kernel.py compares them on random positions).
-    """
-    if _CORE is None or prover is None:
-        return None
-    return _CORE.Dfpn(prover, leaf_plies, expanded_limit)
-
-
 _ZOBRISTS: dict[tuple[tuple[int, ...], ...], Any] = {}
 
 
-def _compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
-    """One compiled Zobrist table per key set (immutable; a solver is built per puzzle)."""
+def compiled_zobrist(keys: list[list[int]], black_to_move: int) -> Any:
+    """One compiled Zobrist table per key set (immutable; a solver is built per puzzle).  Only with
+    the compiled core (the puzzle search kernel, generator.puzzles.kernel, asks for it)."""
     ident = (*(tuple(row) for row in keys), (black_to_move,))
     z = _ZOBRISTS.get(ident)
     if z is None:
-        z = _ZOBRISTS[ident] = _CORE.Zobrist(keys, black_to_move)  # type: ignore[union-attr]
+        assert _CORE is not None, "only with the compiled core"
+        z = _ZOBRISTS[ident] = _CORE.Zobrist(keys, black_to_move)
     return z
 
 
@@ -142,8 +121,7 @@ __all__ = [
     "COMPILED_AVAILABLE",
     "CompiledMoveGenerator",
     "active_core",
-    "make_dfpn",
+    "compiled_zobrist",
     "make_generator",
-    "make_prover",
     "make_zobrist",
 ]

@@ -23,20 +23,23 @@ MAX_FEN_CHARS = 2_000
 300 characters): a longer text is refused before it is split or parsed."""
 
 
-def parse_fen(variant: Variant, text: str) -> Position:
-    """Read a PDN FEN for ``variant``; ``start`` gives the initial position.
+State = tuple[int, int, int, int]
+"""``(white, black, kings, turn)``: what a FEN describes (``Position.from_fen`` makes it a position)."""
+
+
+def parse_fen(variant: Variant, text: str) -> State:
+    """Read a PDN FEN for ``variant`` as ``(white, black, kings, turn)``; ``start`` gives the
+    initial position.
 
     Raises:
         InvalidFenError: naming the first problem (syntax, a square off the board or on a light
             square, a square listed twice, a man on its own promotion row, too many pieces).
     """
-    from .position import Position
-
     if len(text) > MAX_FEN_CHARS:
         raise InvalidFenError(text, f"longer than {MAX_FEN_CHARS} characters")
     fen = text.strip()
     if fen.lower() == "start":
-        return variant.start()
+        return variant.start_state()
     if fen.startswith('"') and fen.endswith('"') and len(fen) >= 2:
         fen = fen[1:-1].strip()
     if fen.endswith("."):
@@ -47,12 +50,25 @@ def parse_fen(variant: Variant, text: str) -> Position:
     head = fields[0].upper()
     if head not in ("W", "B"):
         raise InvalidFenError(text, f"the side to move must be W or B, not '{fields[0]}'")
-    turn = _COLOR_LETTERS[head]
-    g = variant.geometry
+    sides, kings = _piece_lists(variant, text, fields[1:])
+    white, black = sides.get(WHITE, 0), sides.get(BLACK, 0)
+    for color, bits in ((WHITE, white), (BLACK, black)):
+        n = bits.bit_count()
+        if n > variant.max_pieces:
+            raise InvalidFenError(
+                text,
+                f"{COLOR_NAMES[color]} has {n} pieces; at most {variant.max_pieces} fit in {variant.name}",
+            )
+    return white, black, kings, _COLOR_LETTERS[head]
+
+
+def _piece_lists(variant: Variant, text: str, fields: list[str]) -> tuple[dict[int, int], int]:
+    """The pieces of each colour (a bit set per colour present) and the kings, from the fields
+    after the side to move."""
     sides: dict[int, int] = {}
     kings = 0
     owner: dict[int, str] = {}
-    for field in fields[1:]:
+    for field in fields:
         if not field:
             continue
         letter = field[0].upper()
@@ -65,38 +81,37 @@ def parse_fen(variant: Variant, text: str) -> Position:
         color = _COLOR_LETTERS[letter]
         if color in sides:
             raise InvalidFenError(text, f"{COLOR_NAMES[color]}'s pieces are listed twice")
-        bits = 0
-        for token in field[1:].split(","):
-            token = token.strip()
-            if not token:
-                continue
-            is_king = token[0] in "Kk"
-            body = token[1:] if is_king else token
-            for sq in _expand(variant, text, body):
-                name = g.name(sq)
-                if sq in owner:
-                    raise InvalidFenError(text, f"square {name} is listed twice")
-                owner[sq] = COLOR_NAMES[color]
-                bits |= 1 << sq
-                if is_king:
-                    kings |= 1 << sq
-                elif g.rank_of(sq) == variant.promotion_rank(color):
-                    raise InvalidFenError(
-                        text,
-                        f"{COLOR_NAMES[color]} man on {name}, its own promotion row (it would be a king)",
-                    )
-        sides[color] = bits
+        sides[color], found_kings = _one_list(variant, text, field[1:], color, owner)
+        kings |= found_kings
     if not sides:
         raise InvalidFenError(text, "no piece lists (expected something like W:W31-50:B1-20)")
-    white, black = sides.get(WHITE, 0), sides.get(BLACK, 0)
-    for color, bits in ((WHITE, white), (BLACK, black)):
-        n = bits.bit_count()
-        if n > variant.max_pieces:
-            raise InvalidFenError(
-                text,
-                f"{COLOR_NAMES[color]} has {n} pieces; at most {variant.max_pieces} fit in {variant.name}",
-            )
-    return Position(variant, white, black, kings, turn)
+    return sides, kings
+
+
+def _one_list(variant: Variant, text: str, body: str, color: int, owner: dict[int, str]) -> tuple[int, int]:
+    """The pieces and the kings of one colour's list (``K17,24,31-35``); ``owner`` records every
+    square already listed, to refuse a square listed twice."""
+    g = variant.geometry
+    bits = kings = 0
+    for token in body.split(","):
+        token = token.strip()
+        if not token:
+            continue
+        is_king = token[0] in "Kk"
+        for sq in _expand(variant, text, token[1:] if is_king else token):
+            name = g.name(sq)
+            if sq in owner:
+                raise InvalidFenError(text, f"square {name} is listed twice")
+            owner[sq] = COLOR_NAMES[color]
+            bits |= 1 << sq
+            if is_king:
+                kings |= 1 << sq
+            elif g.rank_of(sq) == variant.promotion_rank(color):
+                raise InvalidFenError(
+                    text,
+                    f"{COLOR_NAMES[color]} man on {name}, its own promotion row (it would be a king)",
+                )
+    return bits, kings
 
 
 def _expand(variant: Variant, fen: str, body: str) -> list[int]:

@@ -270,7 +270,7 @@ class Game:
         captured = move.captures != 0
         quiet = 0 if captured or not move.king else f.quiet + 1
         balance = 0 if captured or move.promotes else f.balance + 1
-        endgame = []
+        endgame: list[tuple[Hashable, int] | None] = []
         for rule, prev in zip(self._endgame_rules, f.endgame, strict=True):
             key = rule.condition(after)
             if key is None:

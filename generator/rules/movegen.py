@@ -12,16 +12,20 @@ men moves and the search for which men can start a capture use whole-board shift
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .geometry import BLACK, WHITE
 from .move import Move
-from .variants import CapturePromotion, Precedence, Removal
+from .switches import CapturePromotion, Precedence, Removal
 
 if TYPE_CHECKING:
     from .variants import Variant
 
 State = tuple[int, int, int, int]
+CaptureKey = tuple[Any, ...]
+"""One capture sequence found by the search: ``(origin, dest, captured set)``, and its path as a
+fourth item when equal sequences are not merged."""
 """(white, black, kings, turn): the raw position the generator works on."""
 
 
@@ -55,13 +59,15 @@ class MoveGenerator:
         self.capture_promotion = variant.capture_promotion
         self.promotion_mask = (g.rank_mask(g.height - 1), g.rank_mask(0))
 
+        man_steps: tuple[tuple[int, ...], tuple[int, ...]]
+        man_jumps: tuple[tuple[int, ...], tuple[int, ...]]
         if g.orthogonal:  # N, S, E, W: men go forward or sideways (docs/spec.md §1.3, §9)
             man_steps = ((0, 2, 3), (1, 2, 3))
             man_jumps = man_steps if not variant.men_capture_backward else ((0, 1, 2, 3),) * 2
         else:  # NE, SW, NW, SE
             man_steps = ((0, 2), (1, 3))
             man_jumps = ((0, 1, 2, 3),) * 2 if variant.men_capture_backward else man_steps
-        self.man_steps: tuple[tuple[int, ...], tuple[int, ...]] = man_steps
+        self.man_steps = man_steps
         self.man_jumps: tuple[tuple[int, ...], ...] = man_jumps
         self.king_dirs = (0, 1, 2, 3)
         self.precedence = variant.precedence
@@ -158,6 +164,8 @@ class MoveGenerator:
         if depth == 0:
             return 1
         apply = self.apply
+        moves: Callable[[int, int, int, int], list[Move]] = self.moves
+        count: Callable[[int, int, int, int], int] = self.count
         if all_paths:
 
             def moves(w: int, b: int, k: int, t: int) -> list[Move]:
@@ -165,8 +173,6 @@ class MoveGenerator:
 
             def count(w: int, b: int, k: int, t: int) -> int:
                 return len(self.moves(w, b, k, t, merge=False))
-        else:
-            moves, count = self.moves, self.count
 
         def walk(w: int, b: int, k: int, t: int, d: int) -> int:
             if d == 1:
@@ -192,7 +198,7 @@ class MoveGenerator:
             (*self.apply(white, black, kings, turn, m), zobrist.after(h, state, m) if zobrist is not None else 0)
             for m in moves
         ]
-        return bool(moves) and moves[0].captures != 0, out  # type: ignore[return-value]
+        return bool(moves) and moves[0].captures != 0, out
 
     def unfiltered(self, white: int, black: int, kings: int, turn: int) -> tuple[list[Move], list[Move]]:
         """(every complete capture, ignoring precedence; every quiet move, ignoring compulsion):
@@ -293,15 +299,13 @@ class MoveGenerator:
             return len(found)
         return len(self._preferred(found, opp & kings, kings))
 
-    def _preferred(
-        self, found: dict[tuple[int, int, int], Any], opp_kings: int, kings: int
-    ) -> list[tuple[int, int, int]]:
+    def _preferred(self, found: dict[CaptureKey, Any], opp_kings: int, kings: int) -> list[CaptureKey]:
         """The keys of the sequences the precedence law keeps (docs/spec.md §1.7)."""
         rule = self.precedence
         if rule is Precedence.FREE or len(found) < 2:
             return list(found)
         if rule is Precedence.MOST_PIECES:
-            scores: dict[tuple[int, ...], Any] = {k: k[2].bit_count() for k in found}
+            scores: dict[CaptureKey, Any] = {k: k[2].bit_count() for k in found}
         elif rule is Precedence.MOST_PIECES_THEN_KINGS:
             scores = {k: (k[2].bit_count(), (k[2] & opp_kings).bit_count()) for k in found}
         else:
@@ -309,16 +313,18 @@ class MoveGenerator:
         best = max(scores.values())
         return [k for k, v in scores.items() if v == best]
 
+    # Kept whole (over 60 lines): the pure engine's hot loop, one recursive closure over local names;
+    # split into methods it would read every table through ``self`` (the compiled core mirrors it).
     def _search(
         self, me: int, opp: int, kings: int, turn: int, occ: int, starts: int, full: bool, merge: bool = True
-    ) -> dict[tuple[int, ...], Any]:
+    ) -> dict[CaptureKey, Any]:
         """Depth-first search of every complete capture sequence from ``starts``.
 
         Returns (origin, destination, captured set) -> (path, captured in order, crowned on the way)
         when ``full``, else -> None (enough to count and to apply every precedence law but Italy's).
         With ``merge=False`` the key also holds the path, so every route is kept.
         """
-        found: dict[tuple[int, ...], Any] = {}
+        found: dict[CaptureKey, Any] = {}
         jumps = self.short_jumps
         rays = self.rays
         flying = self.flying
@@ -355,7 +361,7 @@ class MoveGenerator:
                         continue
                     vbit = 1 << victim
                     after = occupied & ~vbit if immediate else occupied
-                    landings = []
+                    landings: list[int] = []
                     i += 1
                     while i < n and not (after >> ray[i]) & 1:
                         landings.append(ray[i])
@@ -371,7 +377,7 @@ class MoveGenerator:
                         continue
                     vbit = 1 << victim
                     after = occupied & ~vbit if immediate else occupied
-                    landings = (land,)
+                    landings = [land]
                 jumped = True
                 newmask = capmask | vbit
                 caplist.append(victim)

@@ -1033,7 +1033,7 @@ class _Replayer:
         self.errors.append(PdnError(self.game.path, line, col, f"{self.game.name}: {message}", severity))
 
     def new_game(self, fen: str | None) -> Game:
-        return Game(self.variant, fen or "start", profile=self.profile, disabled=self.disabled)  # type: ignore[arg-type]
+        return Game(self.variant, fen or "start", profile=self.profile, disabled=self.disabled)  # type: ignore[arg-type]  # profile as replay() got it
 
     def line(self, g: Game, nodes: Sequence[PdnNode], where: str) -> tuple[Game, int, PdnNode | None, int]:
         """Play ``nodes`` on ``g`` (checking each node's variations first).
@@ -1319,7 +1319,7 @@ def game_to_pdn(
     variant = game.variant
     g = PdnGame(index=index, tags=dict(tags or {}), variant=variant)
     start = game.start
-    if start != variant.start():
+    if start != Position.start(variant):
         g.tags.setdefault("SetUp", "1")
         g.tags.setdefault("FEN", start.fen())
     pos = start

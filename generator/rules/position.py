@@ -43,11 +43,14 @@ class Position:
     @classmethod
     def from_fen(cls, variant: Variant | str, fen: str) -> Position:
         """Read a PDN FEN (or ``start``).  Raises InvalidFenError, UnknownVariantError."""
-        return parse_fen(get_variant(variant), fen)
+        v = get_variant(variant)
+        return cls(v, *parse_fen(v, fen))
 
     @classmethod
     def start(cls, variant: Variant | str) -> Position:
-        return get_variant(variant).start()
+        """The initial position of ``variant``."""
+        v = get_variant(variant)
+        return cls(v, *v.start_state())
 
     def fen(self) -> str:
         return write_fen(self)

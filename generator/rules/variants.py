@@ -8,47 +8,18 @@ article where one is known.  A new variant is a new record plus tests, never a n
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .errors import UnknownVariantError
 from .geometry import BLACK, WHITE, Geometry, Layout, Numbering
+from .switches import CapturePromotion as CapturePromotion  # re-exported: the switches belong to the records
+from .switches import Goal as Goal
+from .switches import Precedence as Precedence
+from .switches import Removal as Removal
 
 if TYPE_CHECKING:
     from .movegen import MoveGenerator
-    from .position import Position
-
-
-class Precedence(Enum):
-    """Which capture sequences stay legal when several exist (docs/spec.md §1.7)."""
-
-    FREE = "free choice"
-    MOST_PIECES = "most pieces"
-    MOST_PIECES_THEN_KINGS = "most pieces, then most kings"
-    ITALIAN = "most pieces, king captures first, most kings, earliest kings"
-
-
-class CapturePromotion(Enum):
-    """What a man does when a capture brings it to its promotion row (docs/spec.md §1.6)."""
-
-    PASS_THROUGH = "continues as a man; promoted only if the move ends there"
-    PROMOTE_AND_CONTINUE = "promoted at once and continues capturing as a king"
-    PROMOTE_AND_STOP = "crowned and the move ends"
-
-
-class Removal(Enum):
-    """When captured pieces leave the board (docs/spec.md §1.5)."""
-
-    END_OF_MOVE = "at the end of the move"
-    IMMEDIATE = "as each is jumped"
-
-
-class Goal(Enum):
-    """What the side left without a move gets (docs/spec.md §1.9, §10)."""
-
-    NORMAL = "the side that cannot move loses"
-    LOSING = "the side that cannot move wins"
 
 
 def _switch_value(kind: type, text: str, name: str) -> object:
@@ -65,7 +36,7 @@ def _switch_value(kind: type, text: str, name: str) -> object:
         if t in ("black", "b"):
             return BLACK
         raise ValueError(f"{name} takes white or black, not '{text}'")
-    choices = {m.name.lower().replace("_", "-"): m for m in kind}  # type: ignore[attr-defined]
+    choices = {m.name.lower().replace("_", "-"): m for m in kind}  # type: ignore[attr-defined]  # an Enum here
     if t not in choices:
         raise ValueError(f"{name} takes one of {', '.join(choices)}, not '{text}'")
     return choices[t]
@@ -140,7 +111,7 @@ class Variant:
         unknown = sorted(set(changes) - set(RULE_SWITCHES))
         if unknown:
             raise ValueError(f"not a rule switch: {', '.join(unknown)} (switches: {', '.join(RULE_SWITCHES)})")
-        return replace(self, **changes)  # type: ignore[arg-type]
+        return replace(self, **changes)  # type: ignore[arg-type]  # names checked above, values by the caller
 
     def with_rule_text(self, text: str) -> Variant:
         """``with_rules`` from ``name=value`` text, as given on the command line
@@ -154,10 +125,9 @@ class Variant:
         kind = RULE_SWITCHES[name]
         return self.with_rules(**{name: _switch_value(kind, value.strip(), name)})
 
-    def start(self) -> Position:
-        """The initial position."""
-        from .position import Position
-
+    def start_state(self) -> tuple[int, int, int, int]:
+        """The initial position as ``(white, black, kings, turn)`` (``Position.start`` makes it a
+        position)."""
         g = self.geometry
         white = black = 0
         for sq in g.squares:
@@ -166,7 +136,7 @@ class Variant:
                 white |= 1 << sq
             if g.height - 1 - r in self.start_ranks:
                 black |= 1 << sq
-        return Position(self, white, black, 0, self.first_to_move)
+        return white, black, 0, self.first_to_move
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"

@@ -108,7 +108,7 @@ def write_sheet(book: Book, sheet: Sheet, out: Path) -> list[Path]:
 
 
 def _svgs(book: Book) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for bp in book.puzzles:
         out[bp.item.svg_path] = bp.item.svg
         if bp.item.final_svg_path and bp.item.final_svg is not None:

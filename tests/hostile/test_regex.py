@@ -50,7 +50,7 @@ SCRIPT = textwrap.dedent(
     shapes = {shapes!r}
     for v in ("international", "russian"):
         variant = get_variant(v)
-        start = variant.start()
+        start = Position.start(variant)
         for s in shapes:
             for games in (read_pdn(s), read_pdn("1. " + s), read_pdn('[FEN "W:W' + s + '"] 1. 32-28 *')):
                 for g in games:

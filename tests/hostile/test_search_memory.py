@@ -17,10 +17,10 @@ import pytest
 
 from generator.puzzles.dfpn import DfpnSolver
 from generator.puzzles.engine import Engine
+from generator.puzzles.kernel import COMPILED_AVAILABLE
 from generator.puzzles.memory import BYTES_PER_ENTRY, Caps, caps
 from generator.puzzles.search import Budget, BudgetExceeded, Solver
 from generator.rules import Position
-from generator.rules.core import COMPILED_AVAILABLE
 from tests.search.catalog import SHOTS
 from tests.search.test_compiled_solver import same
 

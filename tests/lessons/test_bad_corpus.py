@@ -18,7 +18,10 @@ from generator.lessons.check import CheckReport, check_paths, check_text
 from .helpers import BAD, Near, assert_errors
 
 M = "moves, only_move, legal, illegal, line, result"
-LESSON_KEYS = "draw_profile, language, order, puzzles, sections, slug, summary, title, variant"
+LESSON_KEYS = (
+    "draw_profile, language, margin, margin_reason, order, proof_budget, puzzles, sections, slug, summary, "
+    "title, variant"
+)
 AMBIGUOUS_35X15 = r"35x15 is ambiguous.*35x49x21x8x24x15.*35x49x21x12x29x15"
 AMERICAN_START_HINT = "PDN FEN 'B:W21-32:B1-12', or write 'start'"
 

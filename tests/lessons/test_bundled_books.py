@@ -86,3 +86,68 @@ def test_the_english_collection_holds_the_same_puzzles_in_the_same_order(variant
 
     folder = ROOT / "lessons" / variant
     assert positions(folder / "en" / "exercises.yaml") == positions(folder / "exercicios.yaml")
+
+
+# -- issue 24: books a master would print ------------------------------------------------------------
+
+
+def _book_entries(variant: str) -> list:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from book_report import books
+
+    return books(ROOT / "lessons")[variant]
+
+
+def test_the_american_book_is_at_least_half_real_games_each_with_its_provenance() -> None:
+    from generator.render.answer import provenance
+
+    entries = _book_entries("american")
+    real = [e for e in entries if (e.puzzle.source or {}).get("kind") == "pdn"]
+    assert len(entries) >= 100 and 2 * len(real) >= len(entries)
+    for e in real:
+        assert provenance(e.puzzle.source, "en").startswith("ACF archive, game "), e.name
+
+
+def test_the_american_book_follows_the_book_rules() -> None:
+    from generator.puzzles import book_rules
+
+    entries = _book_entries("american")
+    assert entries
+    assert book_rules.length_mix(len(e.facts.moves) for e in entries).ok
+    broken = [(e.name, book_rules.judge(e.facts, e.puzzle.stipulation).reasons) for e in entries]
+    assert not [b for b in broken if b[1]]
+    pairs = book_rules.duplicate_pairs([(e.name, e.facts) for e in entries])
+    assert not pairs
+
+
+@pytest.mark.parametrize("variant", TARGETS)
+def test_no_caption_states_what_the_line_does_not_do(variant: str) -> None:
+    from generator.puzzles.book_rules import theme_problems, understated
+    from generator.puzzles.caption_audit import audit_caption
+
+    entries = _book_entries(variant)
+    assert entries
+    false = [(e.name, audit_caption(e.puzzle.caption or "", e.facts)) for e in entries]
+    assert not [f for f in false if f[1]]
+    assert not [e.name for e in entries if understated(e.facts, e.puzzle.goal)], "a win printed as less"
+    assert not [e.name for e in entries if theme_problems(e.facts, e.puzzle.themes)]
+
+
+@pytest.mark.parametrize("variant", ["american", "international"])
+def test_no_english_caption_states_what_the_line_does_not_do(variant: str) -> None:
+    import sys
+
+    from generator.puzzles.caption_audit import audit_caption
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from book_report import books
+
+    entries = books(ROOT / "lessons", "en")[variant]
+    assert entries
+    assert not [
+        (e.name, audit_caption(e.puzzle.caption or "", e.facts, "en"))
+        for e in entries
+        if audit_caption(e.puzzle.caption or "", e.facts, "en")
+    ]

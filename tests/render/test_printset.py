@@ -21,7 +21,7 @@ from generator.i18n import translator
 from generator.render import pdf, printset
 from generator.render.comparison import ROWS
 from generator.render.site import VariantItem
-from generator.rules import VARIANTS, Variant
+from generator.rules import VARIANTS, Position, Variant
 from generator.rules.geometry import Layout
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf (test extra) needed")
@@ -295,7 +295,7 @@ def test_rules_sheet_is_worded_from_the_variant_record(sets, name: str) -> None:
     for row in ROWS:
         assert " ".join(row.cell(v, translator("pt-BR")).split()) in text, row.label
     who = "as pretas" if name == "american" else "as brancas"
-    assert f"Quem começa: {who}, que têm {len(v.start().legal_moves())} lances" in text
+    assert f"Quem começa: {who}, que têm {len(Position.start(v).legal_moves())} lances" in text
 
 
 def test_rules_sheet_quotes_the_verified_start_claim_of_the_rules_lesson(tmp_path: Path) -> None:
@@ -310,7 +310,7 @@ def test_rules_sheet_quotes_the_verified_start_claim_of_the_rules_lesson(tmp_pat
     assert data["lesson"] == "Como jogar damas italianas"
     assert "As brancas têm sete primeiros lances possíveis." in data["facts"]
     # the engine agrees with the lesson: seven first moves
-    assert len(VARIANTS["italian"].start().legal_moves()) == 7
+    assert len(Position.start(VARIANTS["italian"]).legal_moves()) == 7
 
 
 def test_labels_follow_the_setting() -> None:

@@ -38,7 +38,6 @@ from generator.rules.core import (
 from generator.rules.move import Move
 from generator.rules.movegen import MoveGenerator, PureZobrist
 from generator.rules.variants import Variant
-from tests.rules.kernel_solver import kernel_solver
 
 DEFAULT_POSITIONS = int(os.environ.get("DAMAS_CORE_POSITIONS", "2000"))
 FULL_POSITIONS = 10_000
@@ -74,7 +73,7 @@ def random_positions(v: Variant, n: int, seed: str) -> list[tuple[int, int, int,
     rng = random.Random(f"{seed}:{v.name}")
     gen = MoveGenerator(v)
     out: list[tuple[int, int, int, int]] = []
-    start = v.start().state
+    start = v.start_state()
     state = start
     plies = 0
     while len(out) < n // 2:
@@ -196,6 +195,12 @@ def test_the_active_core_is_the_compiled_one() -> None:
     for v in VARIANTS.values():
         assert isinstance(v.generator, CompiledMoveGenerator)
     assert isinstance(get_variant("russian").with_rules(flying_kings=False).generator, CompiledMoveGenerator)
+    from generator.puzzles.kernel import COMPILED_AVAILABLE as SEARCH_COMPILED
+    from generator.puzzles.kernel import WHY_PURE as SEARCH_WHY_PURE
+    from generator.puzzles.kernel import active_search
+
+    assert SEARCH_COMPILED, f"the compiled search kernel did not build or load: {SEARCH_WHY_PURE}"
+    assert active_search() == "compiled (generator.puzzles._search)"
 
 
 def test_pure_is_forced_by_the_environment() -> None:
@@ -233,46 +238,3 @@ def test_variants_command_names_the_core() -> None:
     version = CliRunner().invoke(cli, ["--version"])
     assert version.exit_code == 0
     assert f"core: {active_core()}" in version.output
-
-
-# -- the compiled proof-search kernel against the Python solver --------------------------------------
-
-
-@needs_core
-def test_the_kernel_proves_what_the_python_solver_proves() -> None:
-    from generator.puzzles.search import Solver
-    from tests.search.catalog import SHOTS
-
-    shots = [s for s in SHOTS if s.goal != "draw"]
-    assert len(shots) >= 8
-    for shot in shots:
-        v = get_variant(shot.variant)
-        pos = Position.from_fen(v, shot.fen)
-        for depth in (shot.depth, shot.depth + 3):
-            pure = Solver(v, core="pure")
-            assert not pure.compiled
-            want = pure.solve(pos, shot.goal, depth)
-            got = kernel_solver(v).solve(pos, shot.goal, depth)
-            where = f"{shot.id} at depth {depth}"
-            assert got.solutions == want.solutions, where
-            assert got.refutations == want.refutations, where
-            assert got.shortest == want.shortest, where
-            assert got.nodes == want.nodes, where
-
-
-@needs_core
-def test_the_kernel_stops_at_its_node_limit() -> None:
-    from generator.rules import _core  # type: ignore[attr-defined]
-
-    v = get_variant("brazilian")
-    solver = kernel_solver(v)
-    pos = Position.start(v)
-    from generator.puzzles.search import Stipulation
-
-    solver.prepare(pos, Stipulation.parse("win"))
-    solver.prover.node_limit = 500
-    with pytest.raises(_core.NodeLimitReached):
-        solver.forced(pos.state, 9)
-    assert solver.prover.nodes == 501
-    solver.prover.node_limit = 0
-    assert solver.forced(pos.state, 1) is False  # the generator's stack is usable again

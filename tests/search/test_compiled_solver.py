@@ -1,11 +1,12 @@
-"""The puzzle searches on the compiled core answer exactly what the pure-Python reference answers.
+"""The puzzle searches on the compiled kernels answer exactly what the pure-Python reference answers.
 
-With the compiled core, ``Solver.forced`` runs in ``_core.Prover`` and df-pn expands its nodes
-with ``Prover.expand``; with ``core="pure"`` (what ``DAMAS_PURE=1`` gives everywhere) the Python
-code runs on the pure generator.  Both must give the same solutions, shortest lengths, refutations
-and node counts (the kernel makes the same decisions in the same order), on random small positions
-of every variant, on the solver catalogue and on every bundled puzzle searched past its line with
-the cook margin; and a node budget must stop both at the same node.
+With the compiled kernels, ``Solver.forced`` runs in ``_search.Prover`` (generator/puzzles/_search.pyx,
+on the rules kernel generator/rules/_core.pyx) and df-pn in ``_search.Dfpn``; with ``core="pure"``
+(what ``DAMAS_PURE=1`` gives everywhere) the Python code runs on the pure generator.  Both must give
+the same solutions, shortest lengths, refutations and node counts (the kernel makes the same
+decisions in the same order), on random small positions of every variant, on the solver catalogue
+and on every bundled puzzle searched past its line with the cook margin; and a node budget must
+stop both at the same node.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from hypothesis import strategies as st
 
 from generator.lessons.check import check_file
 from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.kernel import COMPILED_AVAILABLE, WHY_PURE, DepthFirstKernel
 from generator.puzzles.proof import default_margin
 from generator.puzzles.search import Budget, BudgetExceeded, Proof, Solver, Stipulation
 from generator.rules import Position
-from generator.rules.core import COMPILED_AVAILABLE, WHY_PURE
 from tests.search.catalog import SHOTS, Shot
 from tests.search.test_solver import EIGHT_BY_EIGHT, small_positions
 
@@ -31,7 +32,7 @@ EVERY_VARIANT = [*EIGHT_BY_EIGHT, "international", "antidraughts"]
 
 pytestmark = pytest.mark.skipif(
     not COMPILED_AVAILABLE and not os.environ.get("DAMAS_REQUIRE_CORE"),
-    reason=f"the compiled core is not active: {WHY_PURE}",
+    reason=f"the compiled search kernel is not active: {WHY_PURE}",
 )
 
 
@@ -116,3 +117,27 @@ def test_the_kernel_solver_is_usable_after_a_budget_stop() -> None:
         solver.forced(pos.state, 12)
     solver.budget = Budget(nodes=None)
     assert solver.forced(pos.state, 1) is False
+
+
+def test_the_kernel_proves_what_the_python_solver_proves_on_the_catalogue() -> None:
+    shots = [s for s in SHOTS if s.goal != "draw"]
+    assert len(shots) >= 8
+    for shot in shots:
+        pos = Position.from_fen(shot.variant, shot.fen)
+        for depth in (shot.depth, shot.depth + 3):
+            same(*both(Solver, pos, shot.goal, depth), f"{shot.id} at depth {depth}")
+
+
+def test_the_kernel_stops_at_its_node_limit() -> None:
+    from generator.puzzles import _search  # type: ignore[attr-defined]  # a compiled extension
+
+    pos = Position.from_fen("brazilian", "start")
+    solver = Solver(pos.variant, core="compiled")
+    assert isinstance(solver.kernel, DepthFirstKernel)
+    solver.prepare(pos, Stipulation.parse("win"))
+    solver.kernel.prover.node_limit = 500
+    with pytest.raises(_search.NodeLimitReached):
+        solver.forced(pos.state, 9)
+    assert solver.kernel.prover.nodes == 501
+    solver.kernel.prover.node_limit = 0
+    assert solver.forced(pos.state, 1) is False  # the generator's stack is usable again

@@ -16,25 +16,25 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from generator.puzzles import dfpn
-from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.dfpn import CompiledTables, DfpnSolver, PythonTables
+from generator.puzzles.kernel import COMPILED_AVAILABLE, WHY_PURE
 from generator.puzzles.memory import Caps, caps
 from generator.puzzles.search import Budget, BudgetExceeded
 from generator.rules import Position
-from generator.rules.core import COMPILED_AVAILABLE, WHY_PURE
 from tests.search.catalog import SHOTS, Shot
 from tests.search.test_compiled_solver import EVERY_VARIANT, same
 from tests.search.test_solver import small_positions
 
 pytestmark = pytest.mark.skipif(
     not COMPILED_AVAILABLE and not os.environ.get("DAMAS_REQUIRE_CORE"),
-    reason=f"the compiled core is not active: {WHY_PURE}",
+    reason=f"the compiled search kernel is not active: {WHY_PURE}",
 )
 
 
 def pair(pos: Position, leaf: int, budget: Budget | None = None) -> tuple[DfpnSolver, DfpnSolver]:
     fast = DfpnSolver(pos.variant, budget=budget, core="compiled")
     slow = DfpnSolver(pos.variant, budget=budget, core="pure")
-    assert fast._kernel is not None and slow._kernel is None
+    assert isinstance(fast.tables, CompiledTables) and isinstance(slow.tables, PythonTables)
     fast.leaf_plies = slow.leaf_plies = leaf
     return fast, slow
 
@@ -80,7 +80,7 @@ def test_evicting_expanded_nodes_mid_search_changes_nothing() -> None:
     fast.leaf_plies = slow.leaf_plies = 1
     a, b = fast.solve(pos, shot.goal, shot.depth + 4), slow.solve(pos, shot.goal, shot.depth + 4)
     same(a, b, shot.id)
-    assert fast._kernel.expanded_count <= 7
+    assert isinstance(fast.tables, CompiledTables) and fast.tables.dfpn.expanded_count <= 7
     assert a.solutions, shot.id
 
 

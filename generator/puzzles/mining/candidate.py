@@ -242,7 +242,7 @@ def caption(pos: Position, stip: str, language: str) -> str:
     if s.goal == "gain":
         goal = words["gain"][0] if s.pieces == 1 else words["gain"][1].format(n=s.pieces)
     else:
-        goal = words[s.goal]
+        goal = str(words[s.goal])
     return f"{words['side'][pos.turn]} {goal}"
 
 

@@ -92,11 +92,12 @@ def executor(jobs: int | None, scheduler: str | None, cpus: Callable[[], int]) -
             pool.shutdown(wait=True, cancel_futures=True)
         return
     try:
-        from distributed import Client
+        from distributed import Client as DaskClient
     except ImportError:
         raise SchedulerError("--scheduler needs dask distributed: pip install 'damas[mine]'", usage=True) from None
+    make_client: Any = DaskClient  # dask distributed has no type hints
     try:
-        client = Client(scheduler, timeout="20s")
+        client = make_client(scheduler, timeout="20s")
     except (OSError, TimeoutError) as exc:
         raise SchedulerError(f"cannot reach the scheduler {scheduler}: {exc}", usage=False) from None
     remote = client.get_executor()

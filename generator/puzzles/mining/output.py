@@ -19,7 +19,9 @@ from .candidate import Settings
 HEADER = "# Written by damas mine: every puzzle passed damas check when mined. Curate captions and themes.\n"
 
 
-def lesson_document(variant: str, language: str, puzzles: list[dict[str, Any]], title: str, text: str) -> dict:
+def lesson_document(
+    variant: str, language: str, puzzles: list[dict[str, Any]], title: str, text: str
+) -> dict[str, Any]:
     """A lesson holding ``puzzles`` (the schema of lessons/*/golpes.yaml)."""
     return {
         "variant": variant,
@@ -33,7 +35,7 @@ def lesson_document(variant: str, language: str, puzzles: list[dict[str, Any]], 
 
 
 def dump_lesson(doc: dict[str, Any]) -> str:
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+    return str(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100))
 
 
 def write_lesson(path: Path, settings: Settings, puzzles: list[dict[str, Any]]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from ...errors import DamasError
 from ...inputfile import InputFileError, open_text
 from ...rules.game import Game
+from ...rules.move import Move
 from ...rules.position import Position
 from ...rules.variants import get_variant
 from ..engine import Engine
@@ -66,12 +67,14 @@ def self_play_positions(variant_name: str, seed: int, settings: Any) -> list[Sam
         pos = game.position
         out.append(Sample(pos, {"kind": "self-play", "seed": seed, "ply": game.ply}))
         moves = pos.legal_moves()
+        move: Move | None
         if game.ply < opening:
             move = rng.choice(moves)
         else:
             engine.table.clear()  # a fresh search per move keeps the game a function of the seed alone
             move = engine.search(pos, settings.engine_depth, node_limit=50_000).move
-        game.push(move)  # type: ignore[arg-type]
+        assert move is not None, "the game is not over, so the engine has a move"
+        game.push(move)
     return out
 
 
@@ -151,6 +154,8 @@ def pdn_positions(variant_name: str, unit: Unit) -> tuple[list[Sample], list[str
             problems.append(f"{name}:{e.line + offset}:{e.col}: {e.message}; game skipped")
             continue
         tags = {k.lower(): g.tags[k] for k in ("Event", "White", "Black", "Date") if g.tags.get(k)}
+        if g.tags.get("GameNumber"):  # an archive's own number for the game (data/acf)
+            tags["game"] = g.tags["GameNumber"]
         for node in g.moves:
             if node.before is None:
                 break
