@@ -19,7 +19,7 @@ import time
 import pytest
 
 from generator.cli import main
-from generator.rules import Position, get_variant
+from generator.rules import Position
 from generator.rules.core import COMPILED_AVAILABLE
 from generator.rules.perft import divide, estimate, perft
 
@@ -60,7 +60,7 @@ def test_the_estimate_is_measured_not_guessed() -> None:
 
 
 def test_a_shallow_count_is_the_probe_itself() -> None:
-    start = get_variant("american").start()
+    start = Position.start("american")
     guess, count = estimate(start, 3)
     assert count == perft(start, 3) == 302 and guess.depth == 3
     assert estimate(start, 0)[1] == 1
