@@ -1,6 +1,6 @@
-"""Build script for the optional compiled kernels: the rules kernel (generator.rules._core) and the
+"""Build script for the optional compiled kernels: the rules kernel (generator.rules._core), the
 puzzle-search kernel built on it (generator.puzzles._search, which cimports the first through
-generator/rules/_core.pxd).
+generator/rules/_core.pxd) and the endgame tables' kernel (generator.endgame._retro).
 
 Everything else is declared in pyproject.toml.  The extension is optional, the way PyYAML treats
 libyaml: when Cython, a C compiler or the Python headers are missing, or the compiler has no
@@ -55,6 +55,8 @@ def _extensions() -> list:
     exts = [
         Extension("generator.rules._core", ["generator/rules/_core.pyx"], extra_compile_args=args, optional=True),
         Extension("generator.puzzles._search", ["generator/puzzles/_search.pyx"], extra_compile_args=args, optional=True),
+        # the endgame tables' kernel (its own move generator on 64-bit masks, see docs/endgames.md)
+        Extension("generator.endgame._retro", ["generator/endgame/_retro.pyx"], extra_compile_args=args, optional=True),
     ]
     try:
         return cythonize(exts, compiler_directives={"language_level": "3"}, quiet=True)

@@ -17,14 +17,14 @@ time and nodes per problem for the df-pn search and the reference depth-first se
 run, each with ``--seconds`` per problem.
 
 When the course has fewer than ``--min-puzzles`` puzzles (the lessons are still being written), the
-puzzles of the solver tests (tests/search/catalog.py) are timed too, marked ``tests``;
-``--with-tests`` always adds them.
+benchmark's own hand-checked shots (bench/data/shots/, one lesson per variant) are timed too, marked
+``shots``; ``--with-shots`` always adds them.
 
 Usage::
 
     python3 bench/puzzles.py                     # lessons/, 3 runs per puzzle, best run counts
     python3 bench/puzzles.py lessons/brazilian --repeat 5 --slowest 10
-    python3 bench/puzzles.py --with-tests --json
+    python3 bench/puzzles.py --with-shots --json
     python3 bench/puzzles.py --check             # exit 1 when the target is missed
     python3 bench/puzzles.py --deep --seconds 60 # the deep problems, df-pn and reference
     python3 bench/puzzles.py --solvers --repeat 1  # solver nodes per CPU-second: pure, drop-in, compiled
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from generator.lessons.check import CheckedLesson, check_file, check_text, lesson_files  # noqa: E402
+from generator.lessons.check import CheckedLesson, check_file, lesson_files  # noqa: E402
 from generator.lessons.verify import Verifier  # noqa: E402
 from generator.rules.core import active_core  # noqa: E402
 
@@ -63,7 +63,7 @@ TARGET_WORST_MS = 1000.0
 @dataclass
 class Timed:
     source: str
-    """``lessons`` or ``tests``."""
+    """``lessons`` or ``shots``."""
     file: str
     id: str
     variant: str
@@ -107,8 +107,12 @@ def time_lesson(checked: CheckedLesson, source: str, repeat: int) -> list[Timed]
     return out
 
 
-def course_puzzles(paths: list[str], repeat: int) -> tuple[list[Timed], int, int]:
-    """Times for every puzzle under ``paths``; also (files read, files with errors)."""
+SHOTS = ROOT / "bench" / "data" / "shots"
+"""The benchmark's own puzzles: hand-checked shots of every variant, one lesson file per variant."""
+
+
+def course_puzzles(paths: list[str], repeat: int, source: str = "lessons") -> tuple[list[Timed], int, int]:
+    """Times for every puzzle under ``paths`` (marked ``source``); also (files read, files with errors)."""
     files, missing = lesson_files(paths)
     for e in missing:
         print(f"warning: {e}", file=sys.stderr)
@@ -119,19 +123,13 @@ def course_puzzles(paths: list[str], repeat: int) -> tuple[list[Timed], int, int
         if errors:
             failed += 1
         if checked is not None:
-            timed += time_lesson(checked, "lessons", repeat)
+            timed += time_lesson(checked, source, repeat)
     return timed, len(files), failed
 
 
-def test_puzzles(repeat: int) -> list[Timed]:
-    from tests.search.catalog import SHOTS, shot_lesson
-
-    timed: list[Timed] = []
-    for shot in SHOTS:
-        checked, _ = check_text(shot_lesson(shot), f"tests/search/catalog.py#{shot.id}")
-        if checked is not None:
-            timed += time_lesson(checked, "tests", repeat)
-    return timed
+def shot_puzzles(repeat: int) -> list[Timed]:
+    """Times for the benchmark's own shots (:data:`SHOTS`)."""
+    return course_puzzles([str(SHOTS)], repeat, "shots")[0]
 
 
 @dataclass
@@ -207,16 +205,11 @@ def make_solver(label: str, variant):  # type: ignore[no-untyped-def]
 
 
 def solver_workload(margin: int) -> list[tuple[object, str, int]]:
-    """(position, goal, depth) of the solver benchmark: the test puzzles (tests/search/catalog.py)
-    and the bundled puzzles (lessons/*/golpes.yaml), draw goals left out, each ``margin`` plies
-    past its printed depth (what the cook search asks)."""
-    from generator.rules import Position
-    from tests.search.catalog import SHOTS
-
-    work: list[tuple[object, str, int]] = [
-        (Position.from_fen(s.variant, s.fen), s.goal, s.depth + margin) for s in SHOTS if s.goal != "draw"
-    ]
-    for path in sorted((ROOT / "lessons").glob("*/golpes.yaml")):
+    """(position, goal, depth) of the solver benchmark: the benchmark's shots (bench/data/shots/) and
+    the bundled puzzles (lessons/*/golpes.yaml), draw goals left out, each ``margin`` plies past its
+    printed depth (what the cook search asks)."""
+    work: list[tuple[object, str, int]] = []
+    for path in sorted(SHOTS.glob("*.yaml")) + sorted((ROOT / "lessons").glob("*/golpes.yaml")):
         checked, _ = check_file(path)
         if checked is not None:
             work += [
@@ -335,15 +328,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("paths", nargs="*", default=[str(ROOT / "lessons")], help="lesson files or folders")
     ap.add_argument("--repeat", type=int, default=3, help="runs per puzzle; the best counts (default 3)")
-    ap.add_argument("--min-puzzles", type=int, default=20, help="add the test puzzles below this many")
-    ap.add_argument("--with-tests", action="store_true", help="always time the test puzzles too")
+    ap.add_argument("--min-puzzles", type=int, default=20, help="add the benchmark's shots below this many")
+    ap.add_argument("--with-shots", action="store_true", help="always time the benchmark's shots too")
     ap.add_argument("--slowest", type=int, default=5, help="list the N slowest puzzles")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     ap.add_argument("--deep", action="store_true", help="time bench/data/deep-problems.yaml instead")
     ap.add_argument("--seconds", type=float, default=60.0, help="--deep: time limit per problem and search")
     ap.add_argument("--solvers", action="store_true", help="only the solver-alone table (nodes per CPU-second)")
-    ap.add_argument("--margin", type=int, default=4, help="--solvers: plies past each test puzzle's depth")
+    ap.add_argument("--margin", type=int, default=4, help="--solvers: plies past each puzzle's printed depth")
     args = ap.parse_args(argv)
     if args.deep:
         from bench.deep import report, run
@@ -366,8 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows, n_files, failed_files = course_puzzles(args.paths, max(1, args.repeat))
     course_count = len(rows)
-    if args.with_tests or course_count < args.min_puzzles:
-        rows += test_puzzles(max(1, args.repeat))
+    if args.with_shots or course_count < args.min_puzzles:
+        rows += shot_puzzles(max(1, args.repeat))
     if not rows:
         print("no puzzles found", file=sys.stderr)
         return 0

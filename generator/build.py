@@ -1,49 +1,61 @@
-"""``damas build``: check, plan, draw, write HTML, compile PDFs, then move the result into place.
+"""``damas build`` as its stages: config -> collect -> check -> render -> write.
 
-Stages run in order and each gathers everything before anything is written.  The whole build goes
-to a fresh temporary folder beside the destination and replaces the destination only when every
-stage succeeded, so a failed build never leaves a half-written ``output/`` (generator/output.py:
-which folders may be replaced, and the swap that survives ``kill -9``).
+Each stage is one function fed only by what the stage before it returned (MkDocs reads the same way):
+
+- :func:`configure` checks the settings and the output folder before any work (:class:`Config`);
+- :func:`collect` finds the lesson files (:class:`Sources`);
+- :func:`check` verifies every lesson and keeps its proofs, per diagram and per puzzle (:class:`Checked`);
+  a course with one error stops here (:class:`BuildRefused`);
+- :func:`render` plans the site from those proofs and makes every page, diagram and PDF job in memory
+  (:class:`Rendered`);
+- :func:`write` writes them to a fresh folder beside the destination, compiles the PDFs, and replaces
+  the destination only when everything succeeded, so a failed build never leaves a half-written
+  ``output/`` (generator/output.py: which folders may be replaced, and the swap that survives
+  ``kill -9``).
+
+Nothing touches the disk before :func:`write`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import multiprocessing
 import os
-import re
 import shutil
 import signal
-import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from . import __version__
 from .cache import Cache, open_cache, use
 from .course import Course, check_course
 from .cpus import usable_cpus
 from .errors import DamasError
-from .lessons.check import CheckReport
-from .output import MANIFEST, OutputError, OutputFolder, copy_previous, read_previous
+from .incremental import Unchanged, job_key, manifest_text, previous_manifest
+from .lessons.check import CheckedLesson, CheckReport, lesson_files
+from .lessons.source import SourceError
+from .output import MANIFEST, OutputError, OutputFolder, copy_previous
 from .render import pdf as pdf_stage
 from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
-from .render.languages import language_trees, other_homes
-from .render.site import Site, plan_site
+from .render.languages import Tree, language_trees, other_homes
+from .render.site import plan_site
 from .rules import VARIANTS, Variant, get_variant
 from .workers import watch_parent
+
+__all__ = ["FORMATS", "MANIFEST", "BuildRefused", "BuildSummary", "build"]
 
 FORMATS = ("html", "pdf")
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): called as work completes."""
+
+T = TypeVar("T")
 
 
 class BuildRefused(DamasError):
@@ -69,7 +81,7 @@ class BuildSummary:
     seconds: float = 0.0
     variants: list[str] = field(default_factory=list)
     stages: dict[str, float] = field(default_factory=dict)
-    """Seconds per stage: verify, svg (planning and drawing), html, pdf."""
+    """Seconds per stage: config, collect, check, render, write."""
 
     def __str__(self) -> str:
         pdfs = f"{self.pdfs} PDF(s)" + (f" ({self.reused} unchanged)" if self.reused else "")
@@ -79,10 +91,161 @@ class BuildSummary:
         )
 
 
-def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
-    root, job, index = args
-    pdf_stage.compile_job(Path(root), job, index)
-    return job.output
+# -- the data passed from stage to stage --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """What to build and where, checked: the output folder is accepted before any work."""
+
+    course: Course
+    folder: OutputFolder
+    lessons: tuple[str | os.PathLike[str], ...] | None
+    """The lesson files and folders to build; None: the course's lessons folder."""
+    variants: tuple[Variant, ...]
+    """The variants asked for; empty: those course.yaml lists, else every variant with lessons."""
+    formats: tuple[str, ...]
+    print_settings: printset.Settings
+    jobs: int | None
+    """PDF processes (None: one)."""
+    incremental: bool
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The lesson files found, and what could not be read while looking (missing, looping, empty)."""
+
+    files: list[Path]
+    errors: list[SourceError]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The verified lessons, each with its proofs (per diagram, and per puzzle: the key, every
+    defence, the themes), and the variants to build, in order."""
+
+    lessons: list[CheckedLesson]
+    variants: list[Variant]
+
+
+@dataclass
+class Rendered:
+    """Everything the build writes, made in memory: file texts by path relative to the build root,
+    and the PDFs as Typst jobs (compiled by :func:`write`, which needs the diagrams on disk)."""
+
+    svgs: Mapping[str, str]
+    pages: dict[str, str]
+    """HTML pages, the stylesheet and the script; empty without the ``html`` format."""
+    pdfs: list[pdf_stage.PdfJob]
+    """Empty without the ``pdf`` format."""
+    variants: list[str]
+    diagrams: int
+    puzzles: int
+
+
+# -- the stages ---------------------------------------------------------------------------------------
+
+
+def configure(
+    out: str | os.PathLike[str],
+    *,
+    course: Course | None = None,
+    lessons: Iterable[str | os.PathLike[str]] | None = None,
+    variants: Iterable[str] = (),
+    formats: Iterable[str] = FORMATS,
+    jobs: int | None = None,
+    incremental: bool = True,
+    paper: str | None = None,
+) -> Config:
+    """The build's settings, checked (see :func:`build` for each)."""
+    formats = tuple(dict.fromkeys(formats))
+    for f in formats:
+        if f not in FORMATS:
+            raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
+    wanted = tuple(get_variant(v) for v in variants)
+    course = course or Course(Path(), Path("lessons"))
+    chosen = tuple(lessons) if lessons is not None else None
+    # The lessons (and course.yaml): the output may be none of them, inside none, above none; the course
+    # root is above the lessons, so it is refused too.
+    protect = [*(chosen or [course.lessons]), *([course.source] if course.source else [])]
+    folder = OutputFolder(out, protect=protect)  # refuses before any work: see generator/output.py
+    return Config(
+        course=course,
+        folder=folder,
+        lessons=chosen,
+        variants=wanted,
+        formats=formats,
+        print_settings=printset.Settings(paper=paper or course.paper),
+        jobs=jobs,
+        incremental=incremental,
+    )
+
+
+def collect(config: Config) -> Sources:
+    """Every lesson file under the chosen files and folders (generator/lessons/check.py: lesson_files)."""
+    files, errors = lesson_files(config.lessons if config.lessons is not None else [config.course.lessons])
+    return Sources(files, errors)
+
+
+def check(config: Config, sources: Sources) -> Checked:
+    """Verify every lesson found, with the course-level rules.
+
+    Raises:
+        BuildRefused: when any lesson fails (or a file could not be found or read).
+    """
+    report = check_course(config.course, sources.files)
+    if sources.errors:
+        report.errors = sorted(report.errors + sources.errors)
+    if not report.ok:
+        raise BuildRefused(report)
+    present = {c.lesson.variant.name for c in report.lessons}
+    listed = [get_variant(v) for v in config.course.variants]
+    chosen = list(config.variants) or listed or [v for v in VARIANTS.values() if v.name in present]
+    return Checked(report.lessons, chosen)
+
+
+def render(config: Config, checked: Checked) -> Rendered:
+    """Plan the site from the checked lessons and their proofs, then make every diagram, page and PDF
+    job of every language tree."""
+    site = plan_site(checked.lessons, checked.variants, english=config.course.english)
+    trees = language_trees(site, config.course.language)
+    return Rendered(
+        svgs=site.svgs(),
+        pages=_pages(config, trees) if "html" in config.formats else {},
+        pdfs=_pdf_jobs(config, trees) if "pdf" in config.formats else [],
+        variants=[v.name for v in site.variants],
+        diagrams=sum(len(lesson.diagrams) for v in site.variants for lesson in v.lessons),
+        puzzles=sum(v.puzzle_count for v in site.variants),
+    )
+
+
+def write(config: Config, rendered: Rendered, progress: Progress | None = None) -> BuildSummary:
+    """Write everything into a fresh folder beside the destination, compile the PDFs there, then put
+    it in place of the destination.  With ``config.incremental``, PDFs and files the previous build in
+    the destination already holds unchanged are taken over from it (generator/incremental.py).
+
+    Raises:
+        OutputError: when the system refuses a write (the old output stays intact).
+        PdfError: when Typst fails (the same).
+    """
+    dest = config.folder.path
+    previous = previous_manifest(dest) if config.incremental else {}
+    try:
+        with config.folder.staging() as root:
+            summary = BuildSummary(out=root, variants=rendered.variants)
+            summary.diagrams, summary.puzzles = rendered.diagrams, rendered.puzzles
+            keep = Unchanged(dest if config.incremental else None)
+            summary.pages = _write_files(root, rendered, keep, progress)
+            if "pdf" in config.formats:
+                summary.reused = _write_pdfs(root, dest, config, rendered, previous, keep, progress)
+                summary.pdfs = len(rendered.pdfs)
+            if "html" not in config.formats:
+                shutil.rmtree(root / "html", ignore_errors=True)  # the SVGs were only there for Typst
+            config.folder.publish(root)
+    except OSError as exc:  # a full or read-only disk, a name too long: one line, the old output intact
+        raise OutputError.from_os(exc) from None
+    summary.out = Path(os.path.relpath(dest)) if dest.is_relative_to(Path.cwd()) else dest
+    return summary
 
 
 def build(
@@ -98,13 +261,14 @@ def build(
     paper: str | None = None,
     cache: bool | Cache | None = True,
 ) -> BuildSummary:
-    """Build the course into ``out``.
+    """Build the course into ``out``: the stages in order, each timed in :attr:`BuildSummary.stages`.
 
     With ``incremental`` (the default), a PDF whose inputs (template, data, diagrams, compiler and
     damas versions) hash the same as in the previous build in ``out`` is taken from it instead of
     compiled again, and every file whose bytes are unchanged is hard-linked from it (see
-    :class:`_Unchanged`); everything else is remade.  ``course`` brings the settings
-    (title, language, paper, variants) and the lesson folder; ``lessons`` overrides the files checked.
+    :class:`generator.incremental.Unchanged`); everything else is remade.  ``course`` brings the
+    settings (title, language, paper, variants) and the lesson folder; ``lessons`` overrides the files
+    checked.
 
     ``paper`` (``a4`` or ``letter``) sizes the printable board-and-pieces set of each variant.
 
@@ -119,244 +283,148 @@ def build(
     """
     started = time.perf_counter()
     stages: dict[str, float] = {}
-    formats = tuple(dict.fromkeys(formats))
-    for f in formats:
-        if f not in FORMATS:
-            raise ValueError(f"unknown format '{f}' (formats: {', '.join(FORMATS)})")
-    wanted: list[Variant] = [get_variant(v) for v in variants]
-    course = course or Course(Path(), Path("lessons"))
-    print_settings = printset.Settings(paper=paper or course.paper)
-    lessons = list(lessons) if lessons is not None else None
-    # The lessons (and course.yaml): the output may be none of them, inside none, above none; the course
-    # root is above the lessons, so it is refused too.
-    protect = [*(lessons or [course.lessons]), *([course.source] if course.source else [])]
-    folder = OutputFolder(out, protect=protect)  # refuses before any work: see generator/output.py
-    store = open_cache() if cache is True else cache or None
-    with use(store):
-        report = check_course(course, lessons)
-        if not report.ok:
-            raise BuildRefused(report)
-        stages["verify"] = time.perf_counter() - started
-        present = {c.lesson.variant.name for c in report.lessons}
-        listed = [get_variant(v) for v in course.variants]
-        chosen = wanted or listed or [v for v in VARIANTS.values() if v.name in present]
-        mark = time.perf_counter()
-        site = plan_site(report.lessons, chosen, english=course.english)
-        stages["svg"] = time.perf_counter() - mark
-
-    dest = folder.path
-    previous = _manifest(dest) if incremental else {}
-    try:
-        with folder.staging() as tmp, use(store):
-            summary = _write(
-                site, tmp, formats, progress, jobs, dest, previous, stages, course, print_settings, incremental
-            )
-            folder.publish(tmp)
-    except OSError as exc:  # a full or read-only disk, a name too long: one line, the old output intact
-        raise OutputError.from_os(exc) from None
-    summary.out = Path(os.path.relpath(dest)) if dest.is_relative_to(Path.cwd()) else dest
+    config = _timed(
+        stages,
+        "config",
+        configure,
+        out,
+        course=course,
+        lessons=lessons,
+        variants=variants,
+        formats=formats,
+        jobs=jobs,
+        incremental=incremental,
+        paper=paper,
+    )
+    with use(open_cache() if cache is True else cache or None):
+        sources = _timed(stages, "collect", collect, config)
+        checked = _timed(stages, "check", check, config, sources)
+        rendered = _timed(stages, "render", render, config, checked)
+    summary = _timed(stages, "write", write, config, rendered, progress)
     summary.seconds = time.perf_counter() - started
     summary.stages = stages
     return summary
 
 
-def _manifest(dest: Path) -> dict[str, str]:
-    """The content hash of every PDF of the previous build in ``dest`` (MANIFEST), for reuse."""
-    try:
-        data = json.loads(read_previous(dest / MANIFEST) or "")
-    except ValueError:
-        return {}
-    if not isinstance(data, dict) or data.get("damas") != __version__:
-        return {}
-    files = data.get("pdf", {})
-    return files if isinstance(files, dict) else {}
-
-
-def _job_key(job: pdf_stage.PdfJob, svgs: Mapping[str, str]) -> str:
-    """Everything a PDF depends on, hashed: template, data, the diagrams it shows, the versions."""
-    h = hashlib.sha256()
-    h.update(f"damas {__version__} typst {pdf_stage.TYPST_VERSION}\n".encode())
-    h.update(job.template.read_bytes())
-    for typ in sorted(job.template.parent.glob("*.typ")):  # what the template imports (print.typ)
-        h.update(typ.read_bytes())
-    data = json.dumps(job.data, sort_keys=True, ensure_ascii=False)
-    h.update(data.encode())
-    for path in sorted(set(re.findall(r'"/(html/svg/[^"]+)"', data))):
-        h.update(path.encode())
-        h.update(svgs.get(path, "").encode())
-    return h.hexdigest()
-
-
-def _write(
-    site: Site,
-    root: Path,
-    formats: tuple[str, ...],
-    progress: Progress | None,
-    jobs: int | None,
-    dest: Path,
-    previous: dict[str, str],
-    stages: dict[str, float],
-    course: Course,
-    print_settings: printset.Settings | None = None,
-    incremental: bool = True,
-) -> BuildSummary:
-    summary = BuildSummary(out=root, variants=[v.name for v in site.variants])
-    trees = language_trees(site, course.language)
+def _timed(stages: dict[str, float], name: str, stage: Callable[..., T], *args: object, **kwargs: object) -> T:
+    """Run one stage, adding its wall-clock seconds to ``stages[name]``."""
     mark = time.perf_counter()
-    svgs = site.svgs()
-    keep = _Unchanged(dest if incremental else None)
-    for i, (path, svg) in enumerate(svgs.items(), start=1):
+    try:
+        return stage(*args, **kwargs)
+    finally:
+        stages[name] = stages.get(name, 0.0) + time.perf_counter() - mark
+
+
+# -- inside render ------------------------------------------------------------------------------------
+
+
+def _pages(config: Config, trees: list[Tree]) -> dict[str, str]:
+    """Every HTML page of every language tree (path relative to the build root -> text)."""
+    pages: dict[str, str] = {}
+    for tree in trees:
+        pages.update(
+            render_pages(
+                tree.site,
+                pdf="pdf" in config.formats,
+                course=config.course,
+                language=tree.language,
+                prefix=tree.prefix,
+                others=other_homes(trees, tree),
+            )
+        )
+    return pages
+
+
+def _pdf_jobs(config: Config, trees: list[Tree]) -> list[pdf_stage.PdfJob]:
+    """Each variant's rules booklet, worksheet and answer key, and its printable set, per language."""
+    work: list[pdf_stage.PdfJob] = []
+    for tree in trees:
+        books = {b.variant.name: b for b in plan_books(tree.site, tree.language)}
+        for v in tree.site.variants:
+            work += pdf_stage.jobs_for(v, books.get(v.name), tree.language, tree.prefix)
+            work.append(printset.job_for(v, config.print_settings, tree.language, tree.prefix))
+    for job in work:
+        job.data = config.course.pdf_settings(job.data)
+    return work
+
+
+# -- inside write -------------------------------------------------------------------------------------
+
+
+def _write_files(root: Path, rendered: Rendered, keep: Unchanged, progress: Progress | None) -> int:
+    """The diagrams, then the pages; returns the number of HTML pages."""
+    for i, (path, svg) in enumerate(rendered.svgs.items(), start=1):
         keep.write(root, path, svg)
         if progress:
-            progress("diagrams", i, len(svgs))
-    summary.diagrams = sum(len(lesson.diagrams) for v in site.variants for lesson in v.lessons)
-    summary.puzzles = sum(v.puzzle_count for v in site.variants)
-    stages["svg"] = stages.get("svg", 0.0) + time.perf_counter() - mark
-
-    if "html" in formats:
-        mark = time.perf_counter()
-        pages = {}
-        for tree in trees:
-            pages.update(
-                render_pages(
-                    tree.site,
-                    pdf="pdf" in formats,
-                    course=course,
-                    language=tree.language,
-                    prefix=tree.prefix,
-                    others=other_homes(trees, tree),
-                )
-            )
-        for path, text in pages.items():
-            keep.write(root, path, text)
-        summary.pages = sum(1 for p in pages if p.endswith(".html"))
-        if progress:
-            progress("html", len(pages), len(pages))
-        stages["html"] = time.perf_counter() - mark
-
-    manifest: dict[str, str] = {}
-    if "pdf" in formats:
-        mark = time.perf_counter()
-        work = []
-        for tree in trees:
-            books = {b.variant.name: b for b in plan_books(tree.site, tree.language)}
-            for v in tree.site.variants:
-                work += pdf_stage.jobs_for(v, books.get(v.name), tree.language, tree.prefix)
-                work.append(printset.job_for(v, print_settings, tree.language, tree.prefix))
-        for job in work:
-            job.data = course.pdf_settings(job.data)
-        todo = []
-        for i, job in enumerate(work):
-            key = manifest[job.output] = _job_key(job, svgs)
-            if previous.get(job.output) == key and (
-                keep.link(job.output, root / job.output) or copy_previous(dest / job.output, root / job.output)
-            ):
-                summary.reused += 1  # a regular file only: a link planted in the old output is not followed
-            else:
-                todo.append((str(root), job, i))
-        # Typst already compiles on every core; extra processes only add start-up time (the bundled
-        # course: 2.6 s with one, 3.7 s with two), so one is the default.
-        workers = min(jobs if jobs is not None else 1, len(todo), usable_cpus())
-        done = summary.reused
-        if workers > 1:
-            # "spawn", not fork: forking after Typst has started its worker threads can deadlock.
-            context = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
-            try:
-                with _sigint_blocked():  # the workers start (at submission) with Ctrl-C blocked
-                    results = pool.map(_compile, todo)
-                for _ in results:
-                    done += 1
-                    if progress:
-                        progress("pdf", done, len(work))
-            except BrokenProcessPool:
-                raise OutputError("a PDF process died (killed, or out of memory); try fewer --jobs") from None
-            finally:  # on Ctrl-C: drop the queued PDFs, wait only for those being compiled
-                pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            for a in todo:
-                _compile(a)
-                done += 1
-                if progress:
-                    progress("pdf", done, len(work))
-        pdf_stage.cleanup(root)
-        summary.pdfs = len(work)
-        stages["pdf"] = time.perf_counter() - mark
-        (root / MANIFEST).write_text(json.dumps({"damas": __version__, "pdf": manifest}, indent=1), encoding="utf-8")
-
-    if "html" not in formats:
-        shutil.rmtree(root / "html", ignore_errors=True)  # the SVGs were only there for Typst
-    return summary
+            progress("diagrams", i, len(rendered.svgs))
+    for path, text in rendered.pages.items():
+        keep.write(root, path, text)
+    if rendered.pages and progress:
+        progress("html", len(rendered.pages), len(rendered.pages))
+    return sum(1 for p in rendered.pages if p.endswith(".html"))
 
 
-class _Unchanged:
-    """Files of the previous build that the new one takes over by a hard link when their bytes are
-    the same, instead of writing a copy.
+def _write_pdfs(
+    root: Path,
+    dest: Path,
+    config: Config,
+    rendered: Rendered,
+    previous: dict[str, str],
+    keep: Unchanged,
+    progress: Progress | None,
+) -> int:
+    """Take each PDF over from the previous build when its inputs are unchanged, else compile it;
+    then write the manifest.  Returns how many were taken over."""
+    keys: dict[str, str] = {}
+    todo = []
+    for i, job in enumerate(rendered.pdfs):
+        key = keys[job.output] = job_key(job, rendered.svgs)
+        if previous.get(job.output) == key and (
+            keep.link(job.output, root / job.output) or copy_previous(dest / job.output, root / job.output)
+        ):
+            continue  # a regular file only: a link planted in the old output is not followed
+        todo.append((str(root), job, i))
+    reused = len(rendered.pdfs) - len(todo)
+    _compile_all(todo, config.jobs, reused, len(rendered.pdfs), progress)
+    pdf_stage.cleanup(root)
+    (root / MANIFEST).write_text(manifest_text(keys), encoding="utf-8")
+    return reused
 
-    Why: the old output is deleted once the new one is in place, and deleting a file whose blocks are
-    freed is slow on some disks (ext4 mounted with ``discard`` trims every freed extent: about 4 ms per
-    file here, half a minute for the step diagrams of a 600-puzzle course).  A file linked into the new
-    output frees nothing when the old name goes, and is not written again either.  Only a regular file
-    reached through no symbolic link and held by no other link is taken, and only with exactly the
-    bytes the build would write (PDFs: when the manifest says their inputs are unchanged, as before);
-    anything else is written as usual.  ``previous=None`` (``--clean``) takes nothing.
-    """
 
-    def __init__(self, previous: Path | None) -> None:
-        self.previous = previous if previous is not None and os.name == "posix" and hasattr(os, "link") else None
-        self.folders: dict[str, bool] = {}
-        self.made: set[Path] = set()
-        self.linked = 0
+def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
+    root, job, index = args
+    pdf_stage.compile_job(Path(root), job, index)
+    return job.output
 
-    def write(self, root: Path, path: str, text: str) -> None:
-        """Put ``text`` at ``root/path``: linked from the previous output when unchanged, else written."""
-        target = root / path
-        if target.parent not in self.made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.made.add(target.parent)
-        if self.previous is None or not self.link(path, target, text.encode("utf-8")):
-            target.write_text(text, encoding="utf-8")
 
-    def link(self, path: str, target: Path, data: bytes | None = None) -> bool:
-        """Hard-link the previous output's ``path`` to ``target`` (True), if it may be taken over."""
-        if self.previous is None or not self._plain_folder(os.path.dirname(path)):
-            return False
-        source = self.previous / path
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-        try:
-            fd = os.open(source, flags)
-        except OSError:
-            return False
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-                return False
-            if data is not None and (info.st_size != len(data) or os.read(fd, len(data) + 1) != data):
-                return False
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.link(source, target, follow_symlinks=False)
-        except OSError:
-            return False
-        finally:
-            os.close(fd)
-        try:  # the very file that was read, not something put in its place meanwhile
-            same = os.lstat(target).st_ino == info.st_ino
-        except OSError:
-            same = False
-        if not same:
-            with contextlib.suppress(OSError):
-                os.unlink(target)
-            return False
-        self.linked += 1
-        return True
-
-    def _plain_folder(self, folder: str) -> bool:
-        """Is the previous output's ``folder`` reached through no symbolic link?"""
-        ok = self.folders.get(folder)
-        if ok is None and self.previous is not None:
-            here = self.previous / folder
-            ok = self.folders[folder] = os.path.realpath(here) == os.path.abspath(here)
-        return bool(ok)
+def _compile_all(
+    todo: list[tuple[str, pdf_stage.PdfJob, int]], jobs: int | None, done: int, total: int, progress: Progress | None
+) -> None:
+    """Compile the PDFs left to make, ``done`` of ``total`` being already in place."""
+    # Typst already compiles on every core; extra processes only add start-up time (the bundled
+    # course: 2.6 s with one, 3.7 s with two), so one is the default.
+    workers = min(jobs if jobs is not None else 1, len(todo), usable_cpus())
+    if workers <= 1:
+        results: Iterable[str] = map(_compile, todo)
+        for _ in results:
+            done += 1
+            if progress:
+                progress("pdf", done, total)
+        return
+    # "spawn", not fork: forking after Typst has started its worker threads can deadlock.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    try:
+        with _sigint_blocked():  # the workers start (at submission) with Ctrl-C blocked
+            results = pool.map(_compile, todo)
+        for _ in results:
+            done += 1
+            if progress:
+                progress("pdf", done, total)
+    except BrokenProcessPool:
+        raise OutputError("a PDF process died (killed, or out of memory); try fewer --jobs") from None
+    finally:  # on Ctrl-C: drop the queued PDFs, wait only for those being compiled
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

@@ -190,9 +190,14 @@ def variant_errors(course: Course, checked: list[Any]) -> list[SourceError]:
 
 
 def check_course(
-    course: Course, paths: Iterable[str | os.PathLike[str]] | None = None, *, glossary: Glossary | None = None
+    course: Course,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    glossary: Glossary | None = None,
+    check: Any = None,
 ) -> CheckReport:
-    """Check the course's lessons (or ``paths`` inside it), plus the course-level rules."""
+    """Check the course's lessons (or ``paths`` inside it), plus the course-level rules (``check``:
+    see :func:`generator.lessons.check.check_paths`)."""
     from .lessons.check import check_paths
 
     report = check_paths(
@@ -200,6 +205,7 @@ def check_course(
         proof_budget=course.proof_budget,
         glossary=glossary,
         strict_text=course.strict_text,
+        check=check,
     )
     report.errors.extend(variant_errors(course, report.lessons))
     report.errors.sort()

@@ -26,7 +26,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("puzzles", ("generator.puzzles",)),
     ("lessons", ("generator.lessons", "generator.course", "generator.interchange")),
     ("render", ("generator.render",)),
-    ("build", ("generator.build", "generator.output", "generator.serve", "generator.scaffold", "generator.worksheet")),
+    (
+        "build",
+        (
+            "generator.build",
+            "generator.incremental",
+            "generator.output",
+            "generator.serve",
+            "generator.scaffold",
+            "generator.worksheet",
+        ),
+    ),
     ("cli", ("generator.cli", "generator.__main__")),
 ]
 """Each layer and the modules (or packages) it is made of."""

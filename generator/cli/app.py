@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "game": "engine:game",
     "pdn": "pdn:pdn",
     "perft": "engine:perft_command",
+    "endgame": "endgame:endgame",
     "variants": "engine:variants",
     "fen": "board:fen_command",
     "board": "board:board_command",

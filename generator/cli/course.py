@@ -51,6 +51,7 @@ def check(
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
     from ..cache import open_cache, use
     from ..course import check_course
+    from ..endgame.tables import building_progress
     from ..lessons.glossary import GlossaryError, load_glossary
 
     try:
@@ -62,7 +63,8 @@ def check(
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
     if strict_text:
         course = replace(course, strict_text=True)
-    with use(open_cache(not no_cache)):
+    # An ending claim may need endgame tables built first: their progress shows on a terminal.
+    with use(open_cache(not no_cache)), Progress() as progress, building_progress(progress):
         report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()

@@ -12,8 +12,9 @@ from .app import EXIT_CONTENT
 from .common import VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command loads these packages only when it runs (generator/cli/app.py)
     from ..i18n import Translator
+    from ..worksheet import Candidate, Filters
 
 
 def _levels(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
@@ -73,11 +74,8 @@ def worksheet(
     course_dir: str | None,
 ) -> None:
     """Pick puzzles of VARIANT from the course (or --from PATH) and write a worksheet and its answer key."""
-    from ..cache import open_cache, use
     from ..i18n import MissingTranslation, translator
-    from ..worksheet import Filters, Sheet, gather, pick, write_sheet
-    from ..worksheet.gather import WorksheetRefused, canonical_tag
-    from ..worksheet.pick import DEFAULT_COUNT
+    from ..worksheet import Sheet, pick, write_sheet
     from ..worksheet.write import SUFFIXES, make_sheet_book
 
     target = Path(out)
@@ -89,20 +87,8 @@ def worksheet(
         tr = translator(lang)
     except MissingTranslation as exc:
         raise click.BadParameter(str(exc), param_hint="'--language'") from None
-    filters = Filters(
-        themes=tuple(dict.fromkeys(canonical_tag(t, lang) for t in themes)),
-        levels=levels,
-        count=count or DEFAULT_COUNT,
-        seed=seed,
-        exact=count is not None,
-    )
-    with use(open_cache()):
-        try:
-            candidates = gather(list(sources) or [course.lessons], variant, lang, course.proof_budget)
-        except WorksheetRefused as exc:
-            for error in exc.report.errors:
-                click.echo(str(error), err=True)
-            raise
+    filters = _filters(themes, levels, count, seed, lang)
+    candidates = _candidates(list(sources) or [course.lessons], variant, lang, course.proof_budget)
     chosen = pick(candidates, filters)
     if len(chosen) < filters.count:
         click.echo(
@@ -123,6 +109,39 @@ def worksheet(
     click.echo(f"wrote {written[0]} ({len(chosen)} puzzles) and its answer key {written[1]}")
     if not chosen:
         raise SystemExit(EXIT_CONTENT)
+
+
+def _filters(
+    themes: tuple[str, ...], levels: tuple[int, int] | None, count: int | None, seed: int, lang: str
+) -> Filters:
+    """What the sheet asks for, themes named as the catalog of ``lang`` names them."""
+    from ..worksheet import Filters
+    from ..worksheet.gather import canonical_tag
+    from ..worksheet.pick import DEFAULT_COUNT
+
+    return Filters(
+        themes=tuple(dict.fromkeys(canonical_tag(t, lang) for t in themes)),
+        levels=levels,
+        count=count or DEFAULT_COUNT,
+        seed=seed,
+        exact=count is not None,
+    )
+
+
+def _candidates(paths: list[str | Path], variant: Variant, lang: str, proof_budget: int | None) -> list[Candidate]:
+    """The proven puzzles of ``variant`` under ``paths``; a course that does not check is refused with
+    its errors on stderr."""
+    from ..cache import open_cache, use
+    from ..worksheet import gather
+    from ..worksheet.gather import WorksheetRefused
+
+    with use(open_cache()):
+        try:
+            return gather(paths, variant, lang, proof_budget)
+        except WorksheetRefused as exc:
+            for error in exc.report.errors:
+                click.echo(str(error), err=True)
+            raise
 
 
 def subtitle(tr: Translator, count: int, themes: tuple[str, ...], levels: tuple[int, int] | None) -> str:

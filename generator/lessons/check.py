@@ -12,7 +12,7 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
@@ -297,18 +297,21 @@ def check_paths(
     glossary: Glossary | None = None,
     *,
     strict_text: bool = False,
+    check: Callable[[FsPath, int | None], tuple[CheckedLesson | None, list[SourceError]]] | None = None,
 ) -> CheckReport:
     """Check every lesson under ``paths``; slugs must be unique within a variant.  ``proof_budget``
     (the course's setting) bounds each puzzle's proof in search nodes; the reader text is checked
     against ``glossary`` (default: the bundled glossary of each lesson's language) and the house
-    style, as warnings, or as errors when ``strict_text`` (the course's setting)."""
+    style, as warnings, or as errors when ``strict_text`` (the course's setting).  ``check`` checks
+    one file (default :func:`check_file`; ``damas serve`` keeps the results of files that did not change)."""
+    check = check or check_file
     report = CheckReport()
     files, errors = lesson_files(paths)
     report.errors.extend(errors)
     slugs: dict[tuple[str, str], str] = {}
     for f in files:
         report.files.append(display_path(f))
-        checked, file_errors = check_file(f, proof_budget)
+        checked, file_errors = check(f, proof_budget)
         report.errors.extend(file_errors)
         if checked is None:
             continue

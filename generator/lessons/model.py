@@ -282,6 +282,21 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+@dataclass(frozen=True)
+class _Usable:
+    """Which values of the document may be read: none at or inside a path with a reported error."""
+
+    invalid: set[Path]
+
+    def bad(self, where: Path) -> bool:
+        """An error at ``where`` or inside it."""
+        return any(p[: len(where)] == where for p in self.invalid)
+
+    def text(self, d: dict[str, Any], key: str, where: Path) -> str:
+        value = d.get(key)
+        return value if isinstance(value, str) and not self.bad((*where, key)) else ""
+
+
 def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list[SourceError]]:
     """The typed lesson from a document whose schema errors (at the paths in ``invalid``) are
     already reported.  Only what an error makes unusable is left out (a diagram whose position is
@@ -289,81 +304,84 @@ def build_lesson(doc: Document, invalid: set[Path]) -> tuple[Lesson | None, list
     Position errors are returned, located."""
     errors: list[SourceError] = []
     data = doc.data
-
-    def bad(where: Path) -> bool:
-        """An error at ``where`` or inside it."""
-        return any(p[: len(where)] == where for p in invalid)
-
-    if not isinstance(data, dict) or bad(("variant",)) or "variant" not in data:
+    ok = _Usable(invalid)
+    if not isinstance(data, dict) or ok.bad(("variant",)) or "variant" not in data:
         return None, errors
     variant = get_variant(data["variant"])
     try:
-        profile = draw_profile(variant, None if bad(("draw_profile",)) else data.get("draw_profile"))
+        profile = draw_profile(variant, None if ok.bad(("draw_profile",)) else data.get("draw_profile"))
     except ValueError as exc:
         errors.append(doc.error(("draw_profile",), str(exc)))
         profile = draw_profile(variant)
     b = _Builder(doc, variant, errors)
+    order = data.get("order", 0)
+    lesson = Lesson(
+        path=doc.path,
+        variant=variant,
+        language=ok.text(data, "language", ()) or "pt-BR",
+        title=ok.text(data, "title", ()),
+        slug=ok.text(data, "slug", ()),
+        summary=ok.text(data, "summary", ()),
+        order=order if isinstance(order, int) and not ok.bad(("order",)) else 0,
+        profile=profile,
+        sections=_sections(data, b, ok),
+        puzzles=_puzzles(data, b, ok),
+        proof_budget=data["proof_budget"]
+        if isinstance(data.get("proof_budget"), int) and not ok.bad(("proof_budget",))
+        else None,
+    )
+    return lesson, errors
 
-    def text(d: dict[str, Any], key: str, where: Path) -> str:
-        value = d.get(key)
-        return value if isinstance(value, str) and not bad((*where, key)) else ""
 
+def _sections(data: dict[str, Any], b: _Builder, ok: _Usable) -> list[Section]:
     sections = []
     for i, s in enumerate(_list(data.get("sections"))):
         w: Path = ("sections", i)
         if not isinstance(s, dict):
             continue
         diagrams = []
-        for j, d in enumerate(_list(s.get("diagrams"))):
-            dw = (*w, "diagrams", j)
-            if not isinstance(d, dict) or any(bad((*dw, k)) for k in ("position", "board", "turn", "counters")):
-                continue
-            d = dict(d)
-            if bad((*dw, "show")):
-                d.pop("show", None)
-            for key in ("caption", "id"):
-                if bad((*dw, key)):
-                    d.pop(key, None)
-            claims = d.get("claims")
-            d["claims"] = (
-                [None if bad((*dw, "claims", k)) else c for k, c in enumerate(claims)]
-                if isinstance(claims, list)
-                else []
-            )
-            diagram = b.diagram(d, dw)
+        for j, raw in enumerate(_list(s.get("diagrams"))):
+            diagram = _diagram(raw, (*w, "diagrams", j), b, ok)
             if diagram is not None:
                 diagrams.append(diagram)
-        ident = s.get("id") if not bad((*w, "id")) else None
-        sections.append(Section(w, ident, text(s, "title", w), text(s, "text", w), diagrams, text(s, AUTHOR_KEY, w)))
+        ident = s.get("id") if not ok.bad((*w, "id")) else None
+        sections.append(
+            Section(w, ident, ok.text(s, "title", w), ok.text(s, "text", w), diagrams, ok.text(s, AUTHOR_KEY, w))
+        )
+    return sections
+
+
+def _diagram(d: Any, dw: Path, b: _Builder, ok: _Usable) -> Diagram | None:
+    """One diagram, without what an error made unusable (None when its position is)."""
+    if not isinstance(d, dict) or any(ok.bad((*dw, k)) for k in ("position", "board", "turn", "counters")):
+        return None
+    d = dict(d)
+    if ok.bad((*dw, "show")):
+        d.pop("show", None)
+    for key in ("caption", "id"):
+        if ok.bad((*dw, key)):
+            d.pop(key, None)
+    claims = d.get("claims")
+    d["claims"] = (
+        [None if ok.bad((*dw, "claims", k)) else c for k, c in enumerate(claims)] if isinstance(claims, list) else []
+    )
+    return b.diagram(d, dw)
+
+
+def _puzzles(data: dict[str, Any], b: _Builder, ok: _Usable) -> list[Puzzle]:
     puzzles = []
     for i, p in enumerate(_list(data.get("puzzles"))):
         pw: Path = ("puzzles", i)
         essential = ("position", "board", "turn", "counters", "stipulation", "solution", "id")
-        if not isinstance(p, dict) or pw in invalid or any(bad((*pw, k)) for k in essential):
+        if not isinstance(p, dict) or pw in ok.invalid or any(ok.bad((*pw, k)) for k in essential):
             continue
         p = dict(p)
         for key in ("themes", "difficulty", "caption", "margin", "margin_reason"):
-            if bad((*pw, key)):
+            if ok.bad((*pw, key)):
                 p.pop(key, None)
-        if "margin" not in p and isinstance(data.get("margin"), int) and not bad(("margin",)):
+        if "margin" not in p and isinstance(data.get("margin"), int) and not ok.bad(("margin",)):
             p["margin"] = data["margin"]  # the lesson's margin (a printed book's) for puzzles that set none
         puzzle = b.puzzle(p, pw)
         if puzzle is not None:
             puzzles.append(puzzle)
-    order = data.get("order", 0)
-    lesson = Lesson(
-        path=doc.path,
-        variant=variant,
-        language=text(data, "language", ()) or "pt-BR",
-        title=text(data, "title", ()),
-        slug=text(data, "slug", ()),
-        summary=text(data, "summary", ()),
-        order=order if isinstance(order, int) and not bad(("order",)) else 0,
-        profile=profile,
-        sections=sections,
-        puzzles=puzzles,
-        proof_budget=data["proof_budget"]
-        if isinstance(data.get("proof_budget"), int) and not bad(("proof_budget",))
-        else None,
-    )
-    return lesson, errors
+    return puzzles

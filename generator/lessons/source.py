@@ -297,38 +297,9 @@ class _Composer:
                 pending_key.pop()
                 done.end_mark = end
                 continue
-            if isinstance(event, AliasEvent):
-                if event.anchor not in self.anchors:
-                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
-                node = self.anchors[event.anchor]
-            elif isinstance(event, ScalarEvent):
-                tag = event.tag
-                if tag is None or tag == "!":
-                    tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)
-                node = ScalarNode(tag, event.value, start, end, style=event.style)
-            elif isinstance(event, CollectionStartEvent):
-                if len(stack) >= self.max_depth:
-                    raise _TooBig(
-                        ScalarNode("", "", start, end),
-                        f"nested more than {self.max_depth} levels deep {raise_hint('yaml_depth')}",
-                    )
-                kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
-                tag = event.tag
-                if tag is None or tag == "!":
-                    tag = self.resolver.resolve(kind, None, event.implicit)
-                node = kind(tag, [], start, None, flow_style=event.flow_style)
-            else:
+            node = self._node(event, len(stack))
+            if node is None:
                 continue  # stream and document ends
-            anchor = getattr(event, "anchor", None)
-            if anchor is not None and not isinstance(event, AliasEvent):
-                if anchor in self.anchors:  # as PyYAML's own composer
-                    raise yaml.composer.ComposerError(
-                        f"found duplicate anchor {anchor!r}; first occurrence",
-                        self.anchors[anchor].start_mark,
-                        "second occurrence",
-                        start,
-                    )
-                self.anchors[anchor] = node
             if not stack:
                 root = node
             elif isinstance(stack[-1], SequenceNode):
@@ -342,6 +313,46 @@ class _Composer:
                 stack.append(node)  # type: ignore[arg-type]  # a collection start made a collection node
                 pending_key.append(None)
         return root
+
+    def _node(self, event: Any, depth: int) -> Node | None:
+        """The node an alias, scalar or collection start stands for (None for any other event), its
+        anchor remembered; ``depth``: the collections it is inside."""
+        # the C and the pure parsers' marks are different classes (the type stubs keep them apart)
+        start: Any = event.start_mark
+        end: Any = event.end_mark
+        if isinstance(event, AliasEvent):
+            if event.anchor not in self.anchors:
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
+            return self.anchors[event.anchor]
+        if isinstance(event, ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)
+            node: Node = ScalarNode(tag, event.value, start, end, style=event.style)
+        elif isinstance(event, CollectionStartEvent):
+            if depth >= self.max_depth:
+                raise _TooBig(
+                    ScalarNode("", "", start, end),
+                    f"nested more than {self.max_depth} levels deep {raise_hint('yaml_depth')}",
+                )
+            kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = self.resolver.resolve(kind, None, event.implicit)
+            node = kind(tag, [], start, None, flow_style=event.flow_style)
+        else:
+            return None
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            if anchor in self.anchors:  # as PyYAML's own composer
+                raise yaml.composer.ComposerError(
+                    f"found duplicate anchor {anchor!r}; first occurrence",
+                    self.anchors[anchor].start_mark,
+                    "second occurrence",
+                    start,
+                )
+            self.anchors[anchor] = node
+        return node
 
 
 class _Sizes:

@@ -26,7 +26,7 @@ from .source import Document, Path, SourceError
 from .verify_cache import KIND as PROOF_KIND
 from .verify_cache import proof_key
 
-CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result")
+CLAIM_KEYS = ("moves", "only_move", "legal", "illegal", "line", "result", "ending")
 OUTCOMES = {
     "white-wins": Outcome.WHITE_WINS,
     "black-wins": Outcome.BLACK_WINS,
@@ -273,6 +273,26 @@ class Verifier:
         elif "result" in c:
             game = Game(pos.variant, pos, profile=self.lesson.profile, counters=d.counters)
             self.check_result(game, c, where, "in the diagram")
+        if "ending" in c:
+            self.claim_ending(d, c, where)
+
+    def claim_ending(self, d: Diagram, c: dict[str, Any], where: Path) -> None:
+        """``ending: win|draw|loss`` (and ``wins_in: N``) for the side to move, from the endgame
+        tables combined with the lesson's draw rules (generator/endgame/claims.py)."""
+        from ..endgame.claims import check_ending
+        from ..endgame.tables import shared_tables
+
+        if "line" in c:
+            self.fail((*where, "ending"), "an ending claim is about the diagram itself: give it a claim of its own")
+            return
+        wins_in = c.get("wins_in")
+        if wins_in is not None and c["ending"] != "win":
+            self.fail((*where, "wins_in"), f"wins_in goes with ending: win, not ending: {c['ending']}")
+            return
+        game = Game(d.position.variant, d.position, profile=self.lesson.profile, counters=d.counters)
+        fault = check_ending(game, c["ending"], wins_in, lambda g: shared_tables(g.variant))
+        if fault is not None:
+            self.fail((*where, fault[0]), fault[1])
 
     def claim_moves(self, pos: Position, texts: list[Text], where: Path, legal: list[Move]) -> None:
         if self.other_side_moves(pos, texts, where, legal):

@@ -16,6 +16,7 @@ from ..i18n import DEFAULT_LANGUAGE, Translator, translator
 from ..puzzles.theme_words import explained
 from ..puzzles.themes import DIFFICULTY_WORDS, difficulty_words
 from ..rules.geometry import Numbering
+from ..rules.variants import Variant
 from .site import PuzzleItem, Site, VariantItem
 
 __all__ = ["DIFFICULTY_WORDS", "Book", "BookPuzzle", "answers_data", "make_book", "plan_books", "worksheet_data"]
@@ -49,10 +50,19 @@ class Book:
 
 
 def reading_guide(variant: VariantItem, example_capture: str | None, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The book's "how to read" paragraphs: the diagrams, the square names, the notation, the solutions."""
     tr = translator(language)
-    _ = tr.gettext
     v = variant.variant
-    g = v.geometry
+    return [
+        _guide_diagrams(v, tr),
+        _guide_squares(v, tr),
+        _guide_notation(v, example_capture, tr),
+        _guide_solutions(v, tr),
+    ]
+
+
+def _guide_diagrams(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
     intro = _(
         "Each diagram shows a position with White at the bottom. Men are discs; a king wears a crown. The "
         "small disc beside the board, above or below it, shows who is to play: always the side that solves "
@@ -63,33 +73,37 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         if v.first_to_move
         else _("In the game, White makes the first move.")
     )
-    out = [f"{intro} {starts}"]
+    return f"{intro} {starts}"
+
+
+def _guide_squares(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
+    g = v.geometry
     if g.numbering is Numbering.ALGEBRAIC:
-        out.append(
-            _(
-                "Each square is named by its file (a to h, from left to right) and its rank (1 to 8, from "
-                "bottom to top), as in c3. The letters and numbers are on the edge of the board."
-            )
+        return _(
+            "Each square is named by its file (a to h, from left to right) and its rank (1 to 8, from "
+            "bottom to top), as in c3. The letters and numbers are on the edge of the board."
         )
-    else:
-        where = (
-            _("square 1 is at the top left, and the count goes from left to right, from top to bottom")
-            if g.numbering is Numbering.TOP_LEFT
-            else _(
-                "square 1 is in White's bottom right corner, and the count goes from right to left, from bottom to top"
-            )
-        )
-        out.append(
-            _("The dark squares are numbered 1 to %(n)s: %(where)s. The number is in the corner of each square.")
-            % {"n": tr.number(len(g.squares)), "where": where}
-        )
+    where = (
+        _("square 1 is at the top left, and the count goes from left to right, from top to bottom")
+        if g.numbering is Numbering.TOP_LEFT
+        else _("square 1 is in White's bottom right corner, and the count goes from right to left, from bottom to top")
+    )
+    return _("The dark squares are numbered 1 to %(n)s: %(where)s. The number is in the corner of each square.") % {
+        "n": tr.number(len(g.squares)),
+        "where": where,
+    }
+
+
+def _guide_notation(v: Variant, example_capture: str | None, tr: Translator) -> str:
+    _ = tr.gettext
     sep = _("a colon") if v.capture_separator == ":" else _("an x")
     example = (
         " " + _("For example, %(move)s goes through all those squares.") % {"move": example_capture}
         if example_capture
         else ""
     )
-    out.append(
+    return (
         _(
             "A move without a capture joins the starting square to the arrival square with a dash. A capture "
             "uses %(sep)s and lists the starting square and every square where the piece lands."
@@ -97,6 +111,10 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         % {"sep": sep}
         + example
     )
+
+
+def _guide_solutions(v: Variant, tr: Translator) -> str:
+    _ = tr.gettext
     pair = (
         _("In the solutions, each move number holds a move by Black, who starts the game, and the opponent's reply;")
         if v.first_to_move
@@ -110,8 +128,7 @@ def reading_guide(variant: VariantItem, example_capture: str | None, language: s
         "been proved by computer against every defense, and no other first move reaches the goal, even with four "
         "more moves than the solution."
     ) % {"ellipsis": tr.quote("1. … ")}
-    out.append(f"{pair} {rest}")
-    return out
+    return f"{pair} {rest}"
 
 
 PuzzleKey = tuple[str, str, int]

@@ -7,7 +7,9 @@ from ``file://`` with no server and no network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, StrictUndefined, select_autoescape
@@ -21,6 +23,7 @@ from .book import plan_books
 from .comparison import comparison_table
 from .interactive import editor_tables
 from .jswords import js_words
+from .liveboard import board_style
 from .names import file_names
 from .site import Site
 
@@ -91,6 +94,7 @@ WORDS = {
     "lessons_nav": N_("Lessons of this variant"),
     "glossary": N_("Glossary"),
     "glossary_avoid": N_("Other words, which these pages do not use"),
+    "in_the_book": N_("These puzzles are in the puzzle book of this variant, where you solve them on the board:"),
 }
 """The pages' interface words (attribute of :class:`Words` -> English msgid)."""
 
@@ -105,8 +109,11 @@ def page_words(language: str, course: Course | None = None) -> Words:
     return Words(tr, title, lead)
 
 
+@cache
 def environment(language: str = DEFAULT_LANGUAGE, prefix: str = "") -> Environment:
-    """The page templates with the catalog of ``language`` installed (``_()``, ``ngettext()``)."""
+    """The page templates with the catalog of ``language`` installed (``_()``, ``ngettext()``); one
+    per language and folder depth, so a template is compiled once (and again when its file changes:
+    Jinja's loader checks)."""
     env = Environment(
         loader=jinja_loader("html"),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -138,79 +145,125 @@ def render_pages(
     """Every page of one language's site tree: path relative to the build root -> HTML text.
 
     ``language`` defaults to the course's; ``prefix`` is the tree's folder under ``html/`` (``""`` for
-    the course language, ``"en/"`` for another); ``others`` are the other trees' home links (name, href, lang)."""
+    the course language, ``"en/"`` for another); ``others`` are (name, home link) of the other trees."""
+    plan = page_plan(site, pdf=pdf, course=course, language=language, prefix=prefix, others=others)
+    return {path: render() for path, render in plan.items()}
+
+
+Render = Callable[[], str]
+
+
+def page_plan(
+    site: Site,
+    *,
+    pdf: bool,
+    course: Course | None = None,
+    language: str | None = None,
+    prefix: str = "",
+    others: list[dict[str, str]] | None = None,
+) -> dict[str, Render]:
+    """:func:`render_pages` not yet rendered: path -> a function that renders it, so a caller that
+    knows which pages a change touches (``damas serve``) renders only those."""
     lang = language or (course.language if course is not None else DEFAULT_LANGUAGE)
     env = environment(lang, prefix)
     own = course is not None and course.source is not None and language in (None, course.language)
     t = page_words(lang, course if own else None)
-    tr = t.tr
-    names = file_names(lang)
-    pdf_up = "../" * (prefix.count("/") + 1) + "pdf/" + prefix
     common: dict[str, Any] = {
         "t": t,
         "version": __version__,
-        "lang": tr.html_lang,
+        "lang": t.tr.html_lang,
         "pdf": pdf,
-        "names": names,
-        "pdf_up": pdf_up,
+        "names": file_names(lang),
+        "pdf_up": "../" * (prefix.count("/") + 1) + "pdf/" + prefix,
         "others": others or [],
         "anchors": anchor_names(lang),
         "up": "../" * prefix.count("/"),
         "js_words": js_words(lang),
+        "has_glossary": bundled_glossary(lang) is not None,
     }
     base = f"html/{prefix}"
+    plan = _root_pages(env, site, common, lang, base)
+    plan.update(_variant_pages(env, site, common, lang, base))
+    if not prefix:  # one stylesheet and one script for every language tree
+        plan["html/style.css"] = lambda: (TEMPLATES / "style.css").read_text(encoding="utf-8")
+        plan["html/damas.js"] = lambda: (TEMPLATES / "damas.js").read_text(encoding="utf-8")
+    plan[f"{base}editor.html"] = lambda: editor_page(env, site, common)
+    return plan
+
+
+def _page(env: Environment, template: str, **context: Any) -> Render:
+    return lambda: env.get_template(template).render(**context)
+
+
+def _root_pages(env: Environment, site: Site, common: dict[str, Any], lang: str, base: str) -> dict[str, Render]:
+    """The home page, and the comparison and glossary pages where the course has them."""
+    t, names = common["t"], common["names"]
     comparison = len(site.variants) > 1
-    glossary = bundled_glossary(lang)
-    common["has_glossary"] = glossary is not None
-    pages = {
-        f"{base}index.html": env.get_template("home.html.j2").render(
-            site=site, title=t.home_title, root="", comparison=comparison, **common
+    plan = {
+        f"{base}index.html": _page(
+            env, "home.html.j2", site=site, title=t.home_title, root="", comparison=comparison, **common
         )
     }
     if comparison:
-        pages[f"{base}{names['comparison']}.html"] = env.get_template("comparison.html.j2").render(
+        plan[f"{base}{names['comparison']}.html"] = lambda: env.get_template("comparison.html.j2").render(
             table=comparison_table(site, lang), title=t.comparison, root="", wide=True, **common
         )
+    glossary = bundled_glossary(lang)
     if glossary is not None:
-        pages[f"{base}{names['glossary']}.html"] = env.get_template("glossary.html.j2").render(
-            glossary=glossary, title=glossary.title, root="", **common
+        plan[f"{base}{names['glossary']}.html"] = _page(
+            env, "glossary.html.j2", glossary=glossary, title=glossary.title, root="", **common
         )
+    return plan
+
+
+def _variant_pages(env: Environment, site: Site, common: dict[str, Any], lang: str, base: str) -> dict[str, Render]:
+    """Per variant: its index, its puzzle book (the one page where its puzzles are solved) and its
+    lessons (whose puzzles link to the book)."""
+    names = common["names"]
+    plan: dict[str, Render] = {}
     books = {b.variant.name: b for b in plan_books(site, lang)}
     for v in site.variants:
         book = books.get(v.name)
-        pages[f"{base}{v.name}/index.html"] = env.get_template("variant.html.j2").render(
-            v=v, title=v.title, root="../", book=book, **common
+        plan[f"{base}{v.name}/index.html"] = _page(
+            env, "variant.html.j2", v=v, title=v.title, root="../", book=book, **common
         )
         if book is not None:
-            pages[f"{base}{v.name}/{names['book']}.html"] = env.get_template("book.html.j2").render(
-                book=book, title=f"{book.title} · {v.title}", root="../", words=difficulty_words(lang), **common
+            plan[f"{base}{v.name}/{names['book']}.html"] = _page(
+                env,
+                "book.html.j2",
+                book=book,
+                title=f"{book.title} · {v.title}",
+                root="../",
+                words=difficulty_words(lang),
+                boards=styles([bp.item.board for bp in book.puzzles]),
+                **common,
             )
+        numbers = {(bp.lesson, bp.item.id): bp.number for bp in book.puzzles} if book is not None else {}
         for lesson in v.lessons:
-            pages[f"{base}{v.name}/{lesson.slug}.html"] = env.get_template("lesson.html.j2").render(
+            plan[f"{base}{v.name}/{lesson.slug}.html"] = _page(
+                env,
+                "lesson.html.j2",
                 lesson=lesson,
                 v=v,
                 title=f"{lesson.title} · {v.title}",
                 root="../",
+                boards=styles([d.board for d in lesson.diagrams]),
+                book_numbers={p.id: numbers[(lesson.slug, p.id)] for p in lesson.puzzles},
                 **{**common, "lang": lesson.language, "anchors": anchor_names(lesson.language)},
             )
-    if not prefix:  # one stylesheet and one script for every language tree
-        pages["html/style.css"] = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    pages.update(interactive_pages(env, site, common, prefix))
-    return pages
+    return plan
 
 
-def interactive_pages(env: Environment, site: Site, common: dict[str, Any], prefix: str = "") -> dict[str, str]:
-    """The script of the interactive diagrams and the position editor (every variant of the engine,
-    the site's own first)."""
+def styles(boards: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The board styles a page's drawn boards name (generator/render/liveboard.py), once each."""
+    return {key: board_style(key) for key in sorted({b["b"] for b in boards})}
+
+
+def editor_page(env: Environment, site: Site, common: dict[str, Any]) -> str:
+    """The position editor: every variant of the engine, the site's own first."""
     from ..rules.variants import VARIANTS
 
     ordered = [v.variant for v in site.variants]
     ordered += [v for v in VARIANTS.values() if v.name not in {o.name for o in ordered}]
-    out = {
-        f"html/{prefix}editor.html": env.get_template("editor.html.j2").render(
-            tables=editor_tables(ordered), title=common["t"].tr.gettext("Position editor"), root="", **common
-        ),
-    }
-    if not prefix:
-        out["html/damas.js"] = (TEMPLATES / "damas.js").read_text(encoding="utf-8")
-    return out
+    title = common["t"].tr.gettext("Position editor")
+    return env.get_template("editor.html.j2").render(tables=editor_tables(ordered), title=title, root="", **common)

@@ -1,32 +1,43 @@
-"""The words damas.js shows (status lines, editor errors), in the page's language.
+"""The words damas.js shows (status lines, text alternatives, editor errors), in the page's language.
 
 The script carries no text of its own: the build writes these, from the catalog, as JSON into each
 page that loads it (``templates/html/_scripts.html.j2``); ``%(name)s`` is filled in by the script.
+Sentences whose subject is a side come in two keys (``_w``, ``_b``): languages agree the verb with it.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ..i18n import N_, translator
+from .svg import description_words
 
 JS_WORDS = {
     "selected": N_("Text selected: copy it with Ctrl+C."),
+    "copied": N_("Copied."),
     "line_start": N_("Start of the line."),
     "move_of": N_("Move %(num)s of %(count)s: %(move)s."),
     "move_piece": N_("Move the piece from %(from)s to %(to)s"),
     "piece_chosen": N_("Piece on %(square)s chosen: click again to undo"),
     "choose_piece": N_("Choose the piece on %(square)s"),
+    "board_moves": N_("Pieces you can move (arrow keys go from one to the next)"),
     "which_way": N_("Which way?"),
     "solved": N_("Correct! You solved the puzzle."),
-    "good_move": N_("Good move: %(move)s. %(side)s replies…"),
-    "reply_your_turn": N_("%(side)s replies %(move)s. Your turn."),
+    "good_move_w": N_("Good move: %(move)s. White replies…"),
+    "good_move_b": N_("Good move: %(move)s. Black replies…"),
+    "reply_your_turn_w": N_("White replied %(move)s. Your turn."),
+    "reply_your_turn_b": N_("Black replied %(move)s. Your turn."),
+    "other_defences": N_("(Start again to meet the other defenses: %(count)s more.)"),
     "also_wins": N_("The move %(move)s wins too, but the stored solution takes another way: try another."),
     "not_this": N_("Not this move: %(move)s."),
-    "after_reply": N_("After %(move)s, %(side)s replies %(reply)s."),
-    "they_reply": N_("%(side)s replies %(reply)s (%(line)s)."),
+    "they_reply_w": N_("White replies %(reply)s (%(line)s)."),
+    "they_reply_b": N_("Black replies %(reply)s (%(line)s)."),
     "try_again": N_("Try again"),
-    "play_as": N_("Play as %(side)s."),
+    "play_as_w": N_("Play as White: choose a piece, then the square it goes to."),
+    "play_as_b": N_("Play as Black: choose a piece, then the square it goes to."),
+    "played_w": N_("White played %(move)s."),
+    "played_b": N_("Black played %(move)s."),
     "already_solved": N_("You have already solved this puzzle."),
     "the_solution": N_("The solution: use the buttons to see each move."),
     "white man": N_("white man"),
@@ -34,6 +45,7 @@ JS_WORDS = {
     "black man": N_("black man"),
     "black king": N_("black king"),
     "empty": N_("empty"),
+    "switch_clears": N_("Switch to %(variant)s? The board starts empty: the pieces placed so far are removed."),
     "fen_empty": N_("Empty FEN (write start for the starting position)."),
     "fen_side": N_("The side to move must be W or B, not '%(got)s'."),
     "not_square_alg": N_("'%(got)s' is not a square (write a letter and a number, like c3)."),
@@ -58,7 +70,12 @@ JS_WORDS = {
 
 
 @cache
-def js_words(language: str) -> dict[str, str]:
-    """The script's words in ``language`` (a msgid the catalog lacks is an error, as everywhere)."""
+def js_words(language: str) -> dict[str, Any]:
+    """The script's words in ``language`` (a msgid the catalog lacks is an error, as everywhere),
+    with the words of a position's description (``describe``) as the diagrams write them."""
     tr = translator(language)
-    return {key: tr.gettext(msgid) for key, msgid in JS_WORDS.items()}
+    out: dict[str, Any] = {key: tr.gettext(msgid) for key, msgid in JS_WORDS.items()}
+    for key, n in (("captured_one", 1), ("captured_many", 2)):
+        out[key] = tr.ngettext("Captured: %(squares)s.", "Captured: %(squares)s.", n)
+    out["describe"] = description_words(language)
+    return out

@@ -194,8 +194,10 @@ def jobs_for(
 
 NEAR_EMPTY = 0.2
 """A last page filled to less than this share of its height is near-empty: the document is laid out
-again a notch tighter (``tight`` in ``templates/typst/print.typ``) to pull those lines back."""
-TIGHTER = (1, 2)
+again a notch tighter (``tight`` in ``templates/typst/print.typ``) to pull those lines back, or, when
+that cannot save a page, looser, to carry more of the text onto the last page."""
+RELAYOUTS = (1, 2, -1)
+"""The ``tight`` settings tried, in order, for a document that ends near-empty."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,11 @@ class Ending:
     @property
     def near_empty(self) -> bool:
         return self.pages > 1 and self.fill < NEAR_EMPTY
+
+
+def _rank(ending: Ending) -> tuple[bool, int, float]:
+    """Which of two layouts prints better (the smaller): not near-empty, fewer pages, a fuller last page."""
+    return (ending.near_empty, ending.pages, -ending.fill)
 
 
 def _ending(compiler: typst.Compiler) -> Ending | None:
@@ -223,8 +230,8 @@ def _ending(compiler: typst.Compiler) -> Ending | None:
 def compile_job(root: Path, job: PdfJob, index: int) -> Path:
     """Compile one job inside ``root`` (which must already hold the SVG files).
 
-    A document whose last page would be near-empty is laid out again tighter (at most twice), and
-    the tighter layout is kept only when it ends on fewer pages."""
+    A document whose last page would be near-empty is laid out again (:data:`RELAYOUTS`), and the
+    best layout kept: one that does not end near-empty, on the fewest pages, with the fullest last page."""
     work = root / WORK_DIR
     work.mkdir(exist_ok=True)
     for typ in job.template.parent.glob("*.typ"):  # the template and what it imports (print.typ)
@@ -240,11 +247,11 @@ def compile_job(root: Path, job: PdfJob, index: int) -> Path:
         compiler = typst.Compiler(str(template), root=str(root), sys_inputs=inputs)
         best = compiler.compile(pdf_standards=["ua-1"])
         ending = _ending(compiler)
-        for tight in TIGHTER if ending is not None and ending.near_empty else ():
+        for tight in RELAYOUTS if ending is not None and ending.near_empty else ():
             compiler = typst.Compiler(str(template), root=str(root), sys_inputs={**inputs, "tight": str(tight)})
             pdf = compiler.compile(pdf_standards=["ua-1"])
             now = _ending(compiler)
-            if now is not None and ending is not None and now.pages < ending.pages:
+            if now is not None and ending is not None and _rank(now) < _rank(ending):
                 best, ending = pdf, now
                 if not now.near_empty:
                     break

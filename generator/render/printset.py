@@ -425,68 +425,88 @@ def piece_counts(variant: Variant, cols: int) -> tuple[int, int]:
     return variant.max_pieces + SPARE_MEN, rows * cols - variant.max_pieces - SPARE_MEN
 
 
+PIECES_HEADING = 9.0
+"""Height (mm) of the title line above each colour's block of pieces."""
+
+
+@dataclass(frozen=True)
+class _PieceGrid:
+    """The cutting grid of one colour's pieces: ``men`` tokens then ``kings``, ``cols`` to a row."""
+
+    men: int
+    kings: int
+    cols: int
+
+    @property
+    def rows(self) -> int:
+        return math.ceil((self.men + self.kings) / self.cols)
+
+
 def pieces_pages(variant: Variant, settings: Settings, tr: Translator | None = None) -> list[str]:
     """Pages of cut-out pieces: per colour a block of tokens, men then kings, on a cutting grid."""
     tr = tr or PT
     pw, ph = settings.size
     cols = math.floor((pw - 2 * MARGIN - 2 * CROP) / TILE)
-    men, kings = piece_counts(variant, cols)
-    rows = math.ceil((men + kings) / cols)
-    heading = 9.0
-    block_h = heading + rows * TILE + 2 * CROP
+    grid = _PieceGrid(*piece_counts(variant, cols), cols)
+    block_h = PIECES_HEADING + grid.rows * TILE + 2 * CROP
     top, bottom = MARGIN + HEADER, ph - MARGIN
     if top + block_h > bottom:
         raise ValueError("the paper is too small for the pieces")
-    scale = PIECE_RATIO * settings.square_mm / PIECE_R
     pages: list[list[dict[str, Any]]] = [[]]
     y = top
     for color in (WHITE, BLACK):
         if y + block_h > bottom:
             pages.append([])
             y = top
-        name = "white" if color == WHITE else "black"
-        title = (
-            tr.gettext("White: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
-            if color == WHITE
-            else tr.gettext("Black: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
-        )
-        gx = (pw - cols * TILE) / 2
-        gy = y + heading + CROP
-        tokens = []
-        for i in range(men + kings):
-            r, c = divmod(i, cols)
-            tokens.append({"cx": gx + (c + 0.5) * TILE, "cy": gy + (r + 0.5) * TILE, "king": i >= men})
-        pages[-1].append(
-            {
-                "color": name,
-                "title": title
-                % {"men": men, "start": variant.max_pieces, "spare": men - variant.max_pieces, "kings": kings},
-                "tx": gx,
-                "ty": y + heading - 3,
-                "x": gx,
-                "y": gy,
-                "cols": cols,
-                "rows": rows,
-                "tokens": tokens,
-            }
-        )
+        pages[-1].append(_pieces_block(variant, color, grid, ((pw - cols * TILE) / 2, y), tr))
         y += block_h + 4
-    out = []
-    for k, blocks in enumerate(pages, start=1):
-        view = {
-            "width": pw,
-            "height": ph,
-            "tile": TILE,
-            "blocks": blocks,
-            "scale": scale,
-            "piece_r": PIECE_R,
-            "ring_r": RING_R,
-            "crown": CROWN,
-            "paint": PAINT,
-            "uid": f"{variant.name}-pecas-{k}",
-        }
-        out.append(_environment().get_template(PIECES_TEMPLATE).render(v=view))
-    return out
+    return [_pieces_page(variant, settings, k, blocks) for k, blocks in enumerate(pages, start=1)]
+
+
+def _pieces_block(
+    variant: Variant, color: int, grid: _PieceGrid, at: tuple[float, float], tr: Translator
+) -> dict[str, Any]:
+    """One colour's pieces: the title line, then the tokens on their grid (``at``: its left edge and top)."""
+    gx, y = at
+    title = (
+        tr.gettext("White: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
+        if color == WHITE
+        else tr.gettext("Black: %(men)s men (%(start)s + %(spare)s spare) and %(kings)s kings")
+    )
+    gy = y + PIECES_HEADING + CROP
+    tokens = []
+    for i in range(grid.men + grid.kings):
+        r, c = divmod(i, grid.cols)
+        tokens.append({"cx": gx + (c + 0.5) * TILE, "cy": gy + (r + 0.5) * TILE, "king": i >= grid.men})
+    counts = {"men": grid.men, "start": variant.max_pieces, "spare": grid.men - variant.max_pieces, "kings": grid.kings}
+    return {
+        "color": "white" if color == WHITE else "black",
+        "title": title % counts,
+        "tx": gx,
+        "ty": y + PIECES_HEADING - 3,
+        "x": gx,
+        "y": gy,
+        "cols": grid.cols,
+        "rows": grid.rows,
+        "tokens": tokens,
+    }
+
+
+def _pieces_page(variant: Variant, settings: Settings, number: int, blocks: list[dict[str, Any]]) -> str:
+    pw, ph = settings.size
+    view = {
+        "width": pw,
+        "height": ph,
+        "tile": TILE,
+        "blocks": blocks,
+        "scale": PIECE_RATIO * settings.square_mm / PIECE_R,
+        "piece_r": PIECE_R,
+        "ring_r": RING_R,
+        "crown": CROWN,
+        "paint": PAINT,
+        "uid": f"{variant.name}-pecas-{number}",
+    }
+    return _environment().get_template(PIECES_TEMPLATE).render(v=view)
 
 
 # -- words --------------------------------------------------------------------------------------------
@@ -702,11 +722,10 @@ def _sheet_texts(
 ) -> dict:
     """The words and pictures in the free space under a tile: where it goes; on the first sheet
     also the print check, the ruler and the start position when there is room for them."""
-    pw, ph = settings.size
+    pw = settings.size[0]
     where = _place_words(tile, tr)
     text_x = MARGIN + tile.grid_cols * 6.0 + 8
     top = layout.free_top + 2
-    free_h = ph - MARGIN - top
     counts = {"part": tile.number, "parts": len(tiles)}
     title = title or variant.title
     page: dict[str, Any] = {
@@ -721,37 +740,49 @@ def _sheet_texts(
         tr.gettext("Part %(part)s of %(parts)s: %(where)s. The map shows where it goes.") % {**counts, "where": where}
     ]
     if tile.number == 1:
-        diagram_w = min(free_h - 4, 56.0)
-        if diagram_w >= 30:
-            image = _start_image(variant, settings, f"{variant.name}-inicio-folha", tr)
-            page["images"].append(
-                {
-                    **image,
-                    "x": pw - MARGIN - diagram_w,
-                    "y": top,
-                    "w": diagram_w,
-                    "caption": tr.gettext("Starting position"),
-                }
-            )
-            text_w -= diagram_w + 6
-        ruler_here = free_h >= 14 + RULER_H and text_w >= 104
-        if ruler_here:
-            page["ruler"] = {"x": text_x, "y": ph - MARGIN - RULER_H}
-        check = (
-            tr.gettext(
-                "Print at actual size (100 %%, no %(fit)s): the ruler below should measure 10 cm and each "
-                "square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
-            )
-            if ruler_here
-            else tr.gettext(
-                "Print at actual size (100 %%, no %(fit)s): the ruler on the last sheet should measure 10 cm "
-                "and each square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
-            )
-        )
-        fit = tr.quote(tr.gettext("fit to page"))
-        lines = [check % {"fit": fit, "size": _cm(settings.square_mm, tr)}, *lines]
+        text_w, check = _first_sheet(variant, settings, page, (text_x, top, text_w), tr)
+        lines = [check, *lines]
     page["texts"].append({"x": text_x, "y": top, "w": text_w, "lines": lines})
     return page
+
+
+def _first_sheet(
+    variant: Variant, settings: Settings, page: dict[str, Any], text: tuple[float, float, float], tr: Translator
+) -> tuple[float, str]:
+    """On the first sheet: the start position and the ruler where there is room (added to ``page``),
+    and the print check (returned, with the width left for the text that starts at ``text``: x, top, width)."""
+    pw, ph = settings.size
+    text_x, top, text_w = text
+    free_h = ph - MARGIN - top
+    diagram_w = min(free_h - 4, 56.0)
+    if diagram_w >= 30:
+        image = _start_image(variant, settings, f"{variant.name}-inicio-folha", tr)
+        page["images"].append(
+            {
+                **image,
+                "x": pw - MARGIN - diagram_w,
+                "y": top,
+                "w": diagram_w,
+                "caption": tr.gettext("Starting position"),
+            }
+        )
+        text_w -= diagram_w + 6
+    ruler_here = free_h >= 14 + RULER_H and text_w >= 104
+    if ruler_here:
+        page["ruler"] = {"x": text_x, "y": ph - MARGIN - RULER_H}
+    check = (
+        tr.gettext(
+            "Print at actual size (100 %%, no %(fit)s): the ruler below should measure 10 cm and each "
+            "square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
+        )
+        if ruler_here
+        else tr.gettext(
+            "Print at actual size (100 %%, no %(fit)s): the ruler on the last sheet should measure 10 cm "
+            "and each square %(size)s cm. Assembly instructions, pieces and rules on the last sheets."
+        )
+    )
+    fit = tr.quote(tr.gettext("fit to page"))
+    return text_w, check % {"fit": fit, "size": _cm(settings.square_mm, tr)}
 
 
 def _place_words(tile: Tile, tr: Translator) -> str:

@@ -6,6 +6,7 @@ so the two outputs show the same diagrams, captions and numbering.  Nothing is w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,10 @@ from ..rules import Move, Position, Variant
 from ..rules.notation import line_text
 from .answer import answer_text, comment, material, provenance
 from .comparison import ROWS
-from .interactive import Steps, View, diagram_replays, puzzle_play
+from .interactive import diagram_replays, puzzle_play, replay_data
+from .liveboard import board_data, style_key
 from .markdown import inline_html, inline_runs, to_blocks, to_html
-from .svg import Svg, describe_position, diagram
+from .svg import Svg, build_view, describe_position, diagram
 
 SVG_DIR = "html/svg"
 """Where diagram files go, relative to the build root (HTML and Typst both reference them)."""
@@ -43,6 +45,8 @@ class DiagramItem:
     fen: str = ""
     replays: list[dict[str, Any]] = field(default_factory=list)
     """Replay data of the lines claimed on the diagram (generator/render/interactive.py)."""
+    board: dict[str, Any] = field(default_factory=dict)
+    """The diagram as the page's script draws it (generator/render/liveboard.py)."""
 
 
 @dataclass
@@ -89,6 +93,12 @@ class PuzzleItem:
     fen: str = ""
     play: dict[str, Any] | None = None
     """The solve-on-the-board data (generator/render/interactive.py), None when unproven."""
+    replay: dict[str, Any] | None = None
+    """The main line's replay data, None when unproven."""
+    board: dict[str, Any] = field(default_factory=dict)
+    """The puzzle's position as the page's script draws it (generator/render/liveboard.py)."""
+    lesson_slug: str = ""
+    """The lesson the puzzle comes from."""
     language: str = "pt-BR"
 
     @property
@@ -111,8 +121,6 @@ class LessonItem:
     """(slug, title) of the lesson before this one in its variant, for the page's pager."""
     following: tuple[str, str] | None = None
     """(slug, title) of the lesson after this one."""
-    step_svgs: dict[str, Svg] = field(default_factory=dict)
-    """Step diagrams of the interactive replays and puzzles (build-root path -> SVG)."""
 
     @property
     def diagrams(self) -> list[DiagramItem]:
@@ -156,7 +164,6 @@ class Site:
                     out[p.svg_path] = p.svg
                     if p.final_svg_path and p.final_svg is not None:
                         out[p.final_svg_path] = p.final_svg
-                out.update(lesson.step_svgs)
         return out
 
 
@@ -196,6 +203,26 @@ def _number_words(tr: Any, n: int) -> str:
 
 
 def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> Svg:
+    return diagram(d.position, **_diagram_args(d, proof), lang=_lang(lesson.language), uid=uid)
+
+
+def _diagram_board(d: Diagram, proof: DiagramProof) -> dict[str, Any]:
+    """The diagram for the page's script: its FEN and the marks the build's picture shows."""
+    args = _diagram_args(d, proof)
+    view = build_view(d.position, **args)
+    key = style_key(d.position.variant, args["orientation"], args["numbers"], args["coordinates"])
+    return board_data(
+        d.position,
+        key,
+        arrows=[tuple(a["text"].split("-", 1)) for a in view.arrows],
+        route=view.route["squares"].split() if view.route else None,
+        captured=[c["name"] for c in view.captured],
+        highlight=[h["name"] for h in view.highlights],
+    )
+
+
+def _diagram_args(d: Diagram, proof: DiagramProof) -> dict[str, Any]:
+    """What a lesson diagram shows besides its position: view settings and marks."""
     route = proof.route
     captured = list(route.captured) if route is not None and d.show.captured else []
     arrows: list[Any] = []
@@ -206,18 +233,15 @@ def _diagram_svg(d: Diagram, proof: DiagramProof, lesson: Lesson, uid: str) -> S
                 captured = list(a.captured) if d.show.captured else []
         else:
             arrows.append(a)
-    return diagram(
-        d.position,
-        orientation=d.show.orientation,
-        numbers=d.show.numbers,
-        coordinates=d.show.coordinates,
-        arrows=arrows,
-        route=route,
-        captured=captured,
-        highlight=proof.highlight,
-        lang=_lang(lesson.language),
-        uid=uid,
-    )
+    return {
+        "orientation": d.show.orientation,
+        "numbers": d.show.numbers,
+        "coordinates": d.show.coordinates,
+        "arrows": arrows,
+        "route": route,
+        "captured": captured,
+        "highlight": proof.highlight,
+    }
 
 
 def _alt(svg_position: Position, caption: str, language: str) -> str:
@@ -227,38 +251,14 @@ def _alt(svg_position: Position, caption: str, language: str) -> str:
 
 def plan_lesson(checked: CheckedLesson) -> LessonItem:
     lesson = checked.lesson
-    v = lesson.variant.name
     sections: list[SectionItem] = []
     number = 0
     anchors = lesson.diagram_anchors()
-    steps = Steps()
     for i, s in enumerate(lesson.sections):
         items = []
         for d in s.diagrams:
             number += 1
-            proof = checked.proofs.get(d.where, DiagramProof())
-            uid = f"{v}-{lesson.slug}-{number}"
-            caption = d.caption or ""
-            items.append(
-                DiagramItem(
-                    number=number,
-                    anchor=anchors[number - 1],
-                    svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
-                    svg=_diagram_svg(d, proof, lesson, uid),
-                    alt=_alt(d.position, caption, lesson.language),
-                    caption=caption,
-                    caption_html=inline_html(caption),
-                    caption_runs=inline_runs(caption),
-                    claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
-                    fen=d.position.fen(),
-                    replays=diagram_replays(
-                        d.position,
-                        d.claims,
-                        View(d.show.orientation, d.show.numbers, d.show.coordinates, _lang(lesson.language)),
-                        steps,
-                    ),
-                )
-            )
+            items.append(plan_diagram(checked, d, number, anchors[number - 1]))
         sections.append(
             SectionItem(
                 title=s.title,
@@ -271,7 +271,7 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
             )
         )
     puzzles = [
-        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), steps)
+        plan_puzzle(lesson, p, n, checked.puzzle_proofs.get(p.where), interactive=True)
         for n, p in enumerate(lesson.puzzles, start=1)
     ]
     return LessonItem(
@@ -284,7 +284,29 @@ def plan_lesson(checked: CheckedLesson) -> LessonItem:
         source=lesson.path,
         sections=sections,
         puzzles=puzzles,
-        step_svgs=steps.svgs,
+    )
+
+
+def plan_diagram(checked: CheckedLesson, d: Diagram, number: int, anchor: str) -> DiagramItem:
+    """The ``number``-th diagram of a lesson: its picture drawn from the check's proof (the arrows and
+    the route it found), its texts, and the replays of the lines claimed on it."""
+    lesson = checked.lesson
+    v = lesson.variant.name
+    proof = checked.proofs.get(d.where, DiagramProof())
+    caption = d.caption or ""
+    return DiagramItem(
+        number=number,
+        anchor=anchor,
+        svg_path=f"{SVG_DIR}/{v}/{lesson.slug}-{number:02d}.svg",
+        svg=_diagram_svg(d, proof, lesson, f"{v}-{lesson.slug}-{number}"),
+        alt=_alt(d.position, caption, lesson.language),
+        caption=caption,
+        caption_html=inline_html(caption),
+        caption_runs=inline_runs(caption),
+        claim_texts=[c["text"] for c in d.claims if c is not None and isinstance(c.get("text"), str)],
+        fen=d.position.fen(),
+        replays=diagram_replays(d.position, d.claims),
+        board=_diagram_board(d, proof),
     )
 
 
@@ -292,38 +314,59 @@ FINAL_DIAGRAM_PLIES = 5
 """Lines of at least this many plies get a small diagram of the final position in the answer key."""
 
 
-def plan_puzzle(
-    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, steps: Steps | None = None
-) -> PuzzleItem:
-    pos = p.position
+def _played(p: Puzzle) -> tuple[list[str], list[Move], Position]:
+    """The printed solution's moves as long text, as moves, and the position they end in."""
     texts: list[str] = []
     moves: list[Move] = []
-    cur = pos
+    cur = p.position
     for step in p.solution:  # already verified: every move parses
         m = cur.parse_move(step.move.value)
         texts.append(cur.move_text(m, long=True))
         moves.append(m)
         cur = cur.play(m)
+    return texts, moves, cur
+
+
+@dataclass
+class _Proven:
+    """What a puzzle's proof adds to its page: the themes the engine recognised, the difficulty it
+    measured, and every defence with the solver's answer (as text and as branches of the answer key)."""
+
+    themes: list[str]
+    level: int | None
+    defences: list[str] = field(default_factory=list)
+    branches: list[tuple[int, Move, list[Move]]] = field(default_factory=list)
+
+
+def _proven(lesson: Lesson, p: Puzzle, proof: PuzzleProof | None) -> _Proven:
+    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
+    out = _Proven([t for t in p.themes if t not in THEMES], p.difficulty)
+    if proof is None:
+        return out
+    shown = theme_names(lesson.language)
+    out.themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in out.themes]
+    out.level = out.level or proof.difficulty
+    out.branches = list(proof.defences)
+    positions = [p.position]
+    for m in proof.moves:
+        positions.append(positions[-1].play(m))
+    for j, reply, rest in proof.defences:
+        before = positions[j]
+        out.defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    return out
+
+
+def plan_puzzle(
+    lesson: Lesson, p: Puzzle, number: int, proof: PuzzleProof | None = None, *, interactive: bool = False
+) -> PuzzleItem:
+    pos = p.position
+    texts, moves, cur = _played(p)
     v = lesson.variant.name
     lang = _lang(lesson.language)
     svg = diagram(pos, lang=lang, uid=f"{v}-{lesson.slug}-p{number}")
     stip = stipulation_text(p, lesson.language)
-    # The engine decides the themes it knows; the author's other tags (atração, tempo …) stay.
-    themes = [t for t in p.themes if t not in THEMES]
-    shown = theme_names(lesson.language)
-    defences: list[str] = []
-    branches: list[tuple[int, Move, list[Move]]] = []
-    level = p.difficulty
-    if proof is not None:
-        themes += [shown.get(t, t) for t in proof.themes if shown.get(t, t) not in themes]
-        level = level or proof.difficulty
-        branches = list(proof.defences)
-        positions = [pos]
-        for m in proof.moves:
-            positions.append(positions[-1].play(m))
-        for j, reply, rest in proof.defences:
-            before = positions[j]
-            defences.append(f"{before.move_text(reply, long=True)} {line_text(before.play(reply), rest)}".strip())
+    proven = _proven(lesson, p, proof)
+    themes = proven.themes
     item = PuzzleItem(
         number=number,
         id=p.id,
@@ -334,28 +377,29 @@ def plan_puzzle(
         solution=" ".join(texts),
         solution_moves=[t.value for t in (s.move for s in p.solution)],
         themes=themes,
-        difficulty=level,
+        difficulty=proven.level,
         caption=p.caption or "",
-        defences=defences,
-        answer=answer_text(pos, moves, branches),
+        defences=proven.defences,
+        answer=answer_text(pos, moves, proven.branches),
         material=material(cur, lesson.language),
         comment=comment(themes, pos, cur, p.goal, p.pieces, lesson.language),
         provenance=provenance(p.source, lesson.language),
         fen=pos.fen(),
         language=lesson.language,
-        play=None
-        if proof is None or steps is None
-        else puzzle_play(
+        board=board_data(pos, style_key(pos.variant)),
+        lesson_slug=lesson.slug,
+    )
+    if proof is not None and interactive:
+        item.play = puzzle_play(
             pos,
             p.stipulation,
             proof.moves,
+            proof.defences,
             key=f"{v}/{lesson.slug}/{p.id}",
-            hint=", ".join(themes),
             profile=lesson.profile,
-            view=View(lang=_lang(lesson.language)),
-            steps=steps,
-        ),
-    )
+            tree=getattr(proof, "tree", None),
+        )
+        item.replay = replay_data(pos, proof.moves)
     if len(moves) >= FINAL_DIAGRAM_PLIES:
         item.final_svg_path = f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}-fim.svg"
         item.final_svg = diagram(cur, numbers=False, lang=lang, uid=f"{v}-{lesson.slug}-p{number}-fim")
@@ -363,12 +407,22 @@ def plan_puzzle(
     return item
 
 
-def plan_site(checked: list[CheckedLesson], variants: list[Variant], *, english: bool = False) -> Site:
-    """Pages for ``variants`` (in that order) from the checked lessons of those variants."""
+def plan_site(
+    checked: list[CheckedLesson],
+    variants: list[Variant],
+    *,
+    english: bool = False,
+    plan: Callable[[CheckedLesson], LessonItem] | None = None,
+) -> Site:
+    """Pages for ``variants`` (in that order) from the checked lessons of those variants.
+
+    ``plan`` plans one lesson (default :func:`plan_lesson`); ``damas serve`` passes one that keeps
+    the plans of lessons that did not change."""
+    plan = plan or plan_lesson
     by_variant: dict[str, list[LessonItem]] = {v.name: [] for v in variants}
     for c in checked:
         if c.lesson.variant.name in by_variant:
-            by_variant[c.lesson.variant.name].append(plan_lesson(c))
+            by_variant[c.lesson.variant.name].append(plan(c))
     items = []
     for v in variants:
         lessons = sorted(by_variant[v.name], key=lambda lesson: (lesson.order, lesson.slug))

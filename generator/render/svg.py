@@ -339,6 +339,13 @@ def _words(lang: str) -> dict:
     }
 
 
+def description_words(lang: str) -> dict[str, object]:
+    """The words :func:`describe_position` uses, for the pages' script, which describes the positions
+    it draws the same way (generator/render/jswords.py)."""
+    w = _words(lang)
+    return {k: w[k] for k in ("side", "men", "kings", "none", "turn")}
+
+
 def _plural(pair: tuple[str, str], n: int) -> str:
     return pair[0] if n == 1 else pair[1]
 
@@ -444,6 +451,163 @@ def _arrow_squares(geometry: Geometry, item: object) -> tuple[Square, Square]:
     return _resolve(geometry, tail, "arrow"), _resolve(geometry, head, "arrow")
 
 
+@dataclass(frozen=True)
+class _Marks:
+    """What the caller asked to show over the position, each square resolved (and checked)."""
+
+    arrows: list[tuple[Square, Square]]
+    route: list[Square]
+    route_move: Move | None
+    """The capture the route was given as, if it was a move (its text then describes it)."""
+    captured: list[Square]
+    highlight: list[Square]
+
+
+def _route_squares(geometry: Geometry, route: Move | Sequence[SquareRef] | None) -> tuple[list[Square], Move | None]:
+    """The squares the route passes through, and the move it was given as (None for squares)."""
+    if route is None:
+        return [], None
+    if isinstance(route, Move):
+        squares, move = list(route.path), route
+    elif isinstance(route, str | bytes) or not isinstance(route, Sequence):
+        raise ValueError(f"route: expected a Move or a sequence of squares, not {route!r}")
+    else:
+        squares, move = [_resolve(geometry, s, "route") for s in route], None
+    if len(squares) < 2:
+        raise ValueError("route: needs at least two squares")
+    return squares, move
+
+
+def _marks(
+    geometry: Geometry,
+    arrows: Iterable[Arrow | Move | tuple[SquareRef, SquareRef]],
+    route: Move | Sequence[SquareRef] | None,
+    captured: Iterable[SquareRef],
+    highlight: Iterable[SquareRef],
+) -> _Marks:
+    arrow_list = [_arrow_squares(geometry, a) for a in arrows]
+    route_squares, route_move = _route_squares(geometry, route)
+    return _Marks(
+        arrows=arrow_list,
+        route=route_squares,
+        route_move=route_move,
+        captured=[_resolve(geometry, s, "captured") for s in captured],
+        highlight=[_resolve(geometry, s, "highlight") for s in highlight],
+    )
+
+
+def _description(position: Position, marks: _Marks, words: dict) -> str:
+    """The ``<desc>`` text: the move shown, the captured pieces, the arrows, the highlighted squares."""
+    names = position.variant.geometry.name
+    parts = []
+    if marks.route:
+        if marks.route_move is not None:
+            text = position.move_text(marks.route_move, long=True)
+        else:
+            sep = position.variant.capture_separator if (marks.captured or len(marks.route) > 2) else "-"
+            text = sep.join(names(s) for s in marks.route)
+        line = f"{words['move']}: {text}"
+        if marks.captured:
+            caps = ", ".join(names(s) for s in marks.captured)
+            line += f"; {_plural(words['captured_after'], len(marks.captured))}: {caps}"
+        parts.append(line + ".")
+    elif marks.captured:
+        caps = ", ".join(names(s) for s in marks.captured)
+        parts.append(f"{_plural(words['captured'], len(marks.captured))}: {caps}.")
+    if marks.arrows:
+        texts = ", ".join(f"{names(a)}-{names(b)}" for a, b in marks.arrows)
+        parts.append(f"{_plural(words['arrows'], len(marks.arrows))}: {texts}.")
+    if marks.highlight:
+        texts = ", ".join(names(s) for s in marks.highlight)
+        parts.append(f"{_plural(words['highlight'], len(marks.highlight))}: {texts}.")
+    return " ".join(parts)
+
+
+def _check_arguments(orientation: int, size: float | None) -> None:
+    if orientation not in (WHITE, BLACK) or isinstance(orientation, bool):
+        raise ValueError(f"orientation must be WHITE (0) or BLACK (1), not {orientation!r}")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int | float) or size <= 0):
+        raise ValueError(f"size must be a positive number, not {size!r}")
+
+
+def _checked_uid(uid: str | None, position: Position, marks: _Marks, shape: tuple[object, ...]) -> str:
+    """The caller's uid, checked; by default one hashed from everything that shapes the drawing (the
+    position, the marks, and ``shape``: orientation, numbers, coordinates, marker, size, theme, sorted
+    paints, language, title, description), so the same picture always gets the same ids."""
+    if uid is not None:
+        if not isinstance(uid, str) or not _UID.fullmatch(uid):
+            raise ValueError(f"uid must be an XML name (a letter or _, then letters, digits, _ . -), not {uid!r}")
+        return uid
+    orientation, numbers, coordinates, marker, size, theme, paints, lang, title, desc = shape
+    key = (
+        position.variant.name,
+        position.fen(),
+        orientation,
+        numbers,
+        coordinates,
+        marks.arrows,
+        marks.route,
+        marks.captured,
+        marks.highlight,
+        marker,
+        size,
+        theme,
+        paints,
+        lang,
+        title,
+        desc,
+    )
+    return "dg" + hashlib.sha1(repr(key).encode()).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where the board sits in the drawing: the margins around it (border, gap, the coordinate bands,
+    the side-to-move marker's column) and the board's own size."""
+
+    left: float
+    top: float
+    board_w: float
+    board_h: float
+    width: float
+    height: float
+    border: float = 4.0
+    gap: float = 2.0
+    marker_r: float = 0.2 * SQUARE
+
+
+def _layout(geometry: Geometry, coordinates: bool, side_to_move_marker: bool) -> _Layout:
+    border, gap, marker_r = _Layout.border, _Layout.gap, _Layout.marker_r
+    label_band = 0.5 * SQUARE
+    left = border + gap + (label_band if coordinates else 0)
+    bottom = border + gap + (label_band if coordinates else 0)
+    top = border + gap
+    right = border + gap + (2 * marker_r + 8 if side_to_move_marker else 0)
+    board_w, board_h = geometry.width * SQUARE, geometry.height * SQUARE
+    return _Layout(left, top, board_w, board_h, left + board_w + right, top + board_h + bottom)
+
+
+def _blank_view(
+    geometry: Geometry, layout: _Layout, uid: str, size: float | None, lang: str, texts: tuple[str, str], paint: dict
+) -> DiagramView:
+    """The drawing's frame and texts, before any layer."""
+    border = layout.border
+    return DiagramView(
+        uid=uid,
+        width=layout.width,
+        height=layout.height,
+        view_width=None if size is None else _n(size),
+        view_height=None if size is None else _n(size * layout.height / layout.width),
+        lang=lang,
+        title=texts[0],
+        desc=texts[1],
+        paint=paint,
+        frame=(layout.left - border / 2, layout.top - border / 2, layout.board_w + border, layout.board_h + border),
+        border_width=border,
+        full=geometry.layout.name == "FULL",
+    )
+
+
 def build_view(
     position: Position,
     *,
@@ -463,207 +627,126 @@ def build_view(
     title: str | None = None,
     description: str | None = None,
 ) -> DiagramView:
-    """The view model behind :func:`diagram` (same arguments); useful to test or to reuse in pages."""
-    if orientation not in (WHITE, BLACK) or isinstance(orientation, bool):
-        raise ValueError(f"orientation must be WHITE (0) or BLACK (1), not {orientation!r}")
-    variant = position.variant
-    g = variant.geometry
+    """The view model behind :func:`diagram` (same arguments); useful to test or to reuse in pages.
+
+    Checks the arguments and describes the picture in words, places the board, then adds its layers
+    from the bottom up: squares, numbers, coordinates, highlights, pieces, marks, the side to move."""
+    _check_arguments(orientation, size)
+    g = position.variant.geometry
     words = _words(lang)
     paint = theme_paints(theme, colors)
     algebraic = g.numbering is Numbering.ALGEBRAIC
-    if numbers is None:
-        numbers = not algebraic
-    if coordinates is None:
-        coordinates = algebraic
-    if size is not None and (isinstance(size, bool) or not isinstance(size, int | float) or size <= 0):
-        raise ValueError(f"size must be a positive number, not {size!r}")
+    numbers = not algebraic if numbers is None else numbers
+    coordinates = algebraic if coordinates is None else coordinates
+    marks = _marks(g, arrows, route, captured, highlight)
+    title = describe_position(position, lang) if title is None else title
+    desc = _description(position, marks, words) if description is None else description
+    paints = sorted(paint.items())
+    shape = (orientation, numbers, coordinates, side_to_move_marker, size, theme, paints, words["lang"], title, desc)
+    layout = _layout(g, coordinates, side_to_move_marker)
+    view = _blank_view(g, layout, _checked_uid(uid, position, marks, shape), size, words["lang"], (title, desc), paint)
+    frame = _Frame(g, orientation, (layout.left, layout.top))
+    _add_squares(view, frame)
+    if numbers:
+        _add_numbers(view, frame)
+    if coordinates:
+        _add_coordinates(view, frame, layout)
+    _add_highlights(view, frame, marks.highlight)
+    _add_pieces(view, frame, position)
+    _add_marks(view, frame, marks)
+    if side_to_move_marker:
+        _add_side_to_move(view, layout, position.turn, orientation)
+    return view
 
-    arrow_list = [_arrow_squares(g, a) for a in arrows]
-    route_move: Move | None = None
-    if route is None:
-        route_squares: list[Square] = []
-    elif isinstance(route, Move):
-        route_move = route
-        route_squares = list(route.path)
-    elif isinstance(route, str | bytes) or not isinstance(route, Sequence):
-        raise ValueError(f"route: expected a Move or a sequence of squares, not {route!r}")
-    else:
-        route_squares = [_resolve(g, s, "route") for s in route]
-    if route is not None and len(route_squares) < 2:
-        raise ValueError("route: needs at least two squares")
-    captured_list = [_resolve(g, s, "captured") for s in captured]
-    highlight_list = [_resolve(g, s, "highlight") for s in highlight]
 
-    # -- the text alternative
-    if title is None:
-        title = describe_position(position, lang)
-    desc_parts = []
-    names = g.name
-    if route_squares:
-        if route_move is not None:
-            text = position.move_text(route_move, long=True)
-        else:
-            sep = variant.capture_separator if (captured_list or len(route_squares) > 2) else "-"
-            text = sep.join(names(s) for s in route_squares)
-        line = f"{words['move']}: {text}"
-        if captured_list:
-            caps = ", ".join(names(s) for s in captured_list)
-            line += f"; {_plural(words['captured_after'], len(captured_list))}: {caps}"
-        desc_parts.append(line + ".")
-    elif captured_list:
-        caps = ", ".join(names(s) for s in captured_list)
-        desc_parts.append(f"{_plural(words['captured'], len(captured_list))}: {caps}.")
-    if arrow_list:
-        texts = ", ".join(f"{names(a)}-{names(b)}" for a, b in arrow_list)
-        desc_parts.append(f"{_plural(words['arrows'], len(arrow_list))}: {texts}.")
-    if highlight_list:
-        texts = ", ".join(names(s) for s in highlight_list)
-        desc_parts.append(f"{_plural(words['highlight'], len(highlight_list))}: {texts}.")
-    desc = description if description is not None else " ".join(desc_parts)
+# The layers of the picture, bottom up; each places itself with the frame (so flipping moves them all).
 
-    # -- uid: deterministic from everything that shapes the output
-    if uid is None:
-        key = repr(
-            (
-                variant.name,
-                position.fen(),
-                orientation,
-                numbers,
-                coordinates,
-                arrow_list,
-                route_squares,
-                captured_list,
-                highlight_list,
-                side_to_move_marker,
-                size,
-                theme,
-                sorted(paint.items()),
-                words["lang"],
-                title,
-                desc,
-            )
-        )
-        uid = "dg" + hashlib.sha1(key.encode()).hexdigest()[:10]
-    elif not isinstance(uid, str) or not _UID.fullmatch(uid):
-        raise ValueError(f"uid must be an XML name (a letter or _, then letters, digits, _ . -), not {uid!r}")
 
-    # -- layout
-    border = 4.0
-    gap = 2.0
-    label_band = 0.5 * SQUARE
-    marker_r = 0.2 * SQUARE
-    left = border + gap + (label_band if coordinates else 0)
-    bottom = border + gap + (label_band if coordinates else 0)
-    top = border + gap
-    right = border + gap + (2 * marker_r + 8 if side_to_move_marker else 0)
-    board_w, board_h = g.width * SQUARE, g.height * SQUARE
-    width, height = left + board_w + right, top + board_h + bottom
-    frame = _Frame(g, orientation, (left, top))
-
-    view = DiagramView(
-        uid=uid,
-        width=width,
-        height=height,
-        view_width=None if size is None else _n(size),
-        view_height=None if size is None else _n(size * height / width),
-        lang=words["lang"],
-        title=title,
-        desc=desc,
-        paint=paint,
-        frame=(left - border / 2, top - border / 2, board_w + border, board_h + border),
-        border_width=border,
-        full=g.layout.name == "FULL",
-    )
-
-    # squares: only playing squares are drawn on top of the light board (all 64 on the Turkish board)
+def _add_squares(view: DiagramView, frame: _Frame) -> None:
+    """Only playing squares are drawn on top of the light board (all 64 on the Turkish board)."""
+    g = frame.geometry
     role = "square full" if view.full else "square dark"
     for sq in g.squares:
         x, y = frame.corner(sq)
-        view.squares.append({"x": x, "y": y, "name": names(sq), "role": role})
+        view.squares.append({"x": x, "y": y, "name": g.name(sq), "role": role})
 
-    if numbers:
-        view.number_size = NUMBER_SIZE
-        view.number_role = "number full" if view.full else "number"
-        view.halo_role = "square full" if view.full else "number halo"
-        for sq in g.squares:
-            x, y = frame.corner(sq)
-            view.numbers.append({"x": x + 2, "y": y + 1.5 + view.number_size * 0.73, "text": names(sq)})
 
-    if coordinates:
-        view.coordinate_size = 0.3 * SQUARE
-        letters = "abcdefghijklmnopqrstuvwxyz"
-        for f in range(g.width):
-            x, _ = square_xy(g, f, 0, orientation, frame.origin)
-            view.coordinates.append(
-                {
-                    "x": x + SQUARE / 2,
-                    "y": top + board_h + border + gap + view.coordinate_size * 0.95,
-                    "text": letters[f],
-                }
-            )
-        for r in range(g.height):
-            _, y = square_xy(g, 0, r, orientation, frame.origin)
-            view.coordinates.append(
-                {
-                    "x": (left - border - gap) / 2 + gap / 2,
-                    "y": y + SQUARE / 2 + view.coordinate_size * 0.36,
-                    "text": str(r + 1),
-                }
-            )
-
-    for sq in highlight_list:
-        x, y = frame.corner(sq)
-        view.highlights.append({"x": x + 2.5, "y": y + 2.5, "size": SQUARE - 5, "name": names(sq)})
-
+def _add_numbers(view: DiagramView, frame: _Frame) -> None:
+    """Each playing square's number (its name on algebraic boards) in its top-left corner."""
+    g = frame.geometry
+    view.number_size = NUMBER_SIZE
+    view.number_role = "number full" if view.full else "number"
+    view.halo_role = "square full" if view.full else "number halo"
     for sq in g.squares:
+        x, y = frame.corner(sq)
+        view.numbers.append({"x": x + 2, "y": y + 1.5 + view.number_size * 0.73, "text": g.name(sq)})
+
+
+def _add_coordinates(view: DiagramView, frame: _Frame, layout: _Layout) -> None:
+    """File letters under the board, rank numbers on its left."""
+    g = frame.geometry
+    border, gap = layout.border, layout.gap
+    view.coordinate_size = 0.3 * SQUARE
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for f in range(g.width):
+        x, _ = square_xy(g, f, 0, frame.orientation, frame.origin)
+        y = layout.top + layout.board_h + border + gap + view.coordinate_size * 0.95
+        view.coordinates.append({"x": x + SQUARE / 2, "y": y, "text": letters[f]})
+    for r in range(g.height):
+        _, y = square_xy(g, 0, r, frame.orientation, frame.origin)
+        x = (layout.left - border - gap) / 2 + gap / 2
+        view.coordinates.append({"x": x, "y": y + SQUARE / 2 + view.coordinate_size * 0.36, "text": str(r + 1)})
+
+
+def _add_highlights(view: DiagramView, frame: _Frame, squares: list[Square]) -> None:
+    for sq in squares:
+        x, y = frame.corner(sq)
+        view.highlights.append({"x": x + 2.5, "y": y + 2.5, "size": SQUARE - 5, "name": frame.geometry.name(sq)})
+
+
+def _add_pieces(view: DiagramView, frame: _Frame, position: Position) -> None:
+    for sq in frame.geometry.squares:
         piece = position.piece_at(sq)
         if piece is None:
             continue
         color, king = piece
         cx, cy = frame.centre(sq)
-        view.pieces.append(
-            {
-                "cx": cx,
-                "cy": cy,
-                "color": "white" if color == WHITE else "black",
-                "king": king,
-                "name": names(sq),
-            }
-        )
+        colour = "white" if color == WHITE else "black"
+        view.pieces.append({"cx": cx, "cy": cy, "color": colour, "king": king, "name": frame.geometry.name(sq)})
 
-    for sq in captured_list:
+
+def _add_marks(view: DiagramView, frame: _Frame, marks: _Marks) -> None:
+    """Over the pieces: crosses on captured pieces, arrows, and the capture's route."""
+    names = frame.geometry.name
+    for sq in marks.captured:
         cx, cy = frame.centre(sq)
         view.captured.append({"cx": cx, "cy": cy, "name": names(sq)})
-
-    for tail, head in arrow_list:
+    for tail, head in marks.arrows:
         a, b = frame.centre(tail), frame.centre(head)
         view.arrows.append(
-            {
-                "points": _points([a, b]),
-                "head": _points(_arrowhead(a, b)),
-                "text": f"{names(tail)}-{names(head)}",
-            }
+            {"points": _points([a, b]), "head": _points(_arrowhead(a, b)), "text": f"{names(tail)}-{names(head)}"}
         )
-
-    if route_squares:
-        pts = [frame.centre(s) for s in route_squares]
+    if marks.route:
+        pts = [frame.centre(s) for s in marks.route]
         view.route = {
             "points": _points(pts),
             "head": _points(_arrowhead(pts[-2], pts[-1])),
             "stops": [{"cx": x, "cy": y} for x, y in pts[1:-1]],
-            "squares": " ".join(names(s) for s in route_squares),
+            "squares": " ".join(names(s) for s in marks.route),
         }
 
-    if side_to_move_marker:
-        at_bottom = position.turn == orientation
-        cy = top + board_h - SQUARE / 2 if at_bottom else top + SQUARE / 2
-        view.marker = {
-            "cx": left + board_w + border + gap + 4 + marker_r,
-            "cy": cy,
-            "r": marker_r,
-            "color": "white" if position.turn == WHITE else "black",
-        }
-    return view
+
+def _add_side_to_move(view: DiagramView, layout: _Layout, turn: int, orientation: int) -> None:
+    """A disc of the side to move beside the board, level with that side's first row."""
+    r = layout.marker_r
+    at_bottom = turn == orientation
+    cy = layout.top + layout.board_h - SQUARE / 2 if at_bottom else layout.top + SQUARE / 2
+    view.marker = {
+        "cx": layout.left + layout.board_w + layout.border + layout.gap + 4 + r,
+        "cy": cy,
+        "r": r,
+        "color": "white" if turn == WHITE else "black",
+    }
 
 
 # -- rendering ----------------------------------------------------------------------------------------
@@ -683,6 +766,7 @@ def _environment() -> Environment:
     return env
 
 
+# whole: the public keyword signature and its documentation are most of it; the body is one call
 def diagram(
     position: Position,
     *,

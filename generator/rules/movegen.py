@@ -313,8 +313,8 @@ class MoveGenerator:
         best = max(scores.values())
         return [k for k, v in scores.items() if v == best]
 
-    # Kept whole (over 60 lines): the pure engine's hot loop, one recursive closure over local names;
-    # split into methods it would read every table through ``self`` (the compiled core mirrors it).
+    # The pure engine's hot loop; split into methods it would read every table through ``self``.
+    # whole: one recursive closure over local names, as the compiled core mirrors it.
     def _search(
         self, me: int, opp: int, kings: int, turn: int, occ: int, starts: int, full: bool, merge: bool = True
     ) -> dict[CaptureKey, Any]:
@@ -341,6 +341,7 @@ class MoveGenerator:
         caplist: list[int] = []
         origin = 0
 
+        # whole: the recursive step of the loop above, reading its locals (see there).
         def extend(sq: int, king: bool, crowned: bool, capmask: int, occupied: int, last: int) -> bool:
             """Try every next jump from ``sq``; record finished sequences; True if any jump exists."""
             jumped = False

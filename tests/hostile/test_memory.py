@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PEAK = textwrap.dedent(
     """
-    import resource, sys, tempfile
+    import resource, sys
     from pathlib import Path
     sys.path.insert(0, {bench!r})
     from memory import make_course
@@ -35,7 +35,7 @@ PEAK = textwrap.dedent(
     from generator.render import pdf as P
     from generator.render.site import plan_site
     from generator.rules import get_variant
-    tmp = Path(tempfile.mkdtemp())
+    tmp = Path(sys.argv[2])
     report = check_paths([make_course(tmp, int(sys.argv[1]))])
     site = plan_site(report.lessons, [get_variant("american")])
     root = tmp / "out"
@@ -48,20 +48,24 @@ PEAK = textwrap.dedent(
 )
 
 
-def peak_kb(n: int) -> int:
-    """The peak resident memory (KB) of a fresh process that checks n lessons and compiles their booklet."""
+def peak_kb(n: int, folder: Path) -> int:
+    """The peak resident memory (KB) of a fresh process that checks n lessons and compiles their booklet
+    (the lessons and the output written in ``folder``)."""
     code = PEAK.format(bench=str(ROOT / "bench"))
-    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True, timeout=300)
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(n), str(folder)], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return int(done.stdout.split()[-1])
 
 
-def test_the_variant_pdf_grows_linearly_with_the_lessons() -> None:
+def test_the_variant_pdf_grows_linearly_with_the_lessons(tmp_path: Path) -> None:
     # The memory each added lesson costs, between 100 and 200 lessons and between 200 and 400: the same
     # when growth is linear (measured: x0.9); the quadratic running head made it grow with the course
     # (fit to 1,097 KB per lesson at 40 lessons and 1,658 KB at 160: x1.6 here).  Differences of peaks of
     # fresh processes cancel the fixed part (interpreter, fonts).
-    peaks = {n: peak_kb(n) for n in (100, 200, 400)}
+    peaks = {n: peak_kb(n, tmp_path / str(n)) for n in (100, 200, 400)}
     low = (peaks[200] - peaks[100]) / 100
     high = (peaks[400] - peaks[200]) / 200
     assert high < 1.3 * low, f"peaks (KB) {peaks}: {low:.0f} KB per lesson from 100 to 200, {high:.0f} from 200 to 400"

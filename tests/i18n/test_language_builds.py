@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -58,10 +60,14 @@ def test_english_course_names_its_files_in_english(english_course: Path) -> None
         assert (english_course / path).is_file(), path
     book = (english_course / "html/american/puzzle-book.html").read_text(encoding="utf-8")
     assert 'id="puzzles"' in book and "exercicios" not in book
-    for page in english_course.rglob("*.html"):
+    pages = sorted(english_course.rglob("*.html"))
+    assert len(pages) == 7, pages  # home, glossary, editor; american: index, book, rules, puzzles
+    for page in pages:
         text = page.read_text(encoding="utf-8")
         assert re.search(r'<html lang="en(-[A-Z]+)?">', text), page
-        for href in re.findall(r'href="([^"#]+)', text):
+        hrefs = re.findall(r'href="([^"#]+)', text)
+        assert hrefs, f"{page}: no links"
+        for href in hrefs:
             assert (page.parent / href).exists(), f"{page}: broken link {href}"
 
 
@@ -134,9 +140,13 @@ def test_second_language_tree_has_no_portuguese(two_languages: Path) -> None:
 
 
 def test_second_language_links_resolve(two_languages: Path) -> None:
-    for page in (two_languages / "html/en").rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        for ref in re.findall(r'(?:href|src)="([^"#]+)', text):
+    pages = sorted((two_languages / "html/en").rglob("*.html"))
+    # home, comparison, glossary, editor; per variant (american, international): index, book, rules, puzzles
+    assert len(pages) == 4 + 2 * 4, pages
+    for page in pages:
+        refs = _links(page)
+        assert refs, f"{page}: no links"
+        for ref in refs:
             assert (page.parent / ref).exists(), f"{page}: broken link {ref}"
 
 
@@ -196,17 +206,44 @@ def test_pdfs_declare_their_language(english_course: Path, two_languages: Path) 
     assert lang(two_languages / "pdf/american/regras.pdf") == "pt-BR"
 
 
+def _links(page: Path) -> list[str]:
+    """The local links and sources of a page (without their fragments)."""
+    refs = re.findall(r'(?:href|src)="([^"#]+)', page.read_text(encoding="utf-8"))
+    return [r for r in refs if not r.startswith(("http://", "https://", "mailto:"))]
+
+
 def test_bundled_course_english_tree(bundled_build: Path) -> None:
-    """The repository's own course: Portuguese at html/, its English edition (lessons/<variant>/en/) at html/en/."""
+    """The repository's own course: Portuguese at html/, its English edition (lessons/<variant>/en/) at
+    html/en/ and pdf/en/: a page for every English lesson, the English PDFs of every variant that has
+    English lessons, the English book with every English puzzle, no Portuguese, every link resolving."""
     lessons = Path(__file__).resolve().parents[2] / "lessons"
-    if not list(lessons.glob("*/en/*.yaml")):
-        pytest.skip("the bundled course has no English lessons on this branch yet")
+    english = {p: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(lessons.glob("*/en/*.yaml"))}
+    variants = sorted({p.parents[1].name for p in english})
+    assert len(english) >= 8 and len(variants) >= 2, "the bundled course has an English edition"
     out = bundled_build  # built once per run (tests/conftest.py)
     en = out / "html/en"
     assert (en / "index.html").is_file() and ">English</a>" in (out / "html/index.html").read_text("utf-8")
+    for path, data in english.items():
+        assert data["language"] == "en" and data["variant"] == path.parents[1].name, path
+        page = en / data["variant"] / f"{data['slug']}.html"
+        assert page.is_file(), f"{path}: no page"
+        text = page.read_text(encoding="utf-8")
+        assert '<html lang="en">' in text and html.escape(data["title"]) in text, page
+    files = names.file_names("en")
+    for variant in variants:
+        puzzles = sum(len(d.get("puzzles") or []) for p, d in english.items() if p.parents[1].name == variant)
+        kinds = ["booklet", "printset"] + (["worksheet", "answers"] if puzzles else [])
+        for kind in kinds:
+            assert (out / "pdf/en" / variant / f"{files[kind]}.pdf").is_file(), (variant, kind)
+        book = (en / variant / f"{files['book']}.html").read_text(encoding="utf-8")
+        assert f'id="p{puzzles}"' in book and f'id="p{puzzles + 1}"' not in book, f"{variant}: {puzzles} puzzles"
     pages = _pages(en) + _pages(out / "pdf/en")
-    assert len(pages) >= 10
+    assert len(pages) >= len(english) + 2 * len(variants)
     assert portuguese_in(pages) == {}
-    for page in en.rglob("*.html"):
-        for ref in re.findall(r'(?:href|src)="([^"#]+)', page.read_text(encoding="utf-8")):
+    html_pages = sorted(en.rglob("*.html"))
+    assert len(html_pages) >= len(english) + 2 * len(variants)  # the lessons, each variant's index and book
+    for page in html_pages:
+        refs = _links(page)
+        assert refs, f"{page}: no links"
+        for ref in refs:
             assert (page.parent / ref).exists(), f"{page}: broken link {ref}"

@@ -133,6 +133,7 @@ def test_schema_modelines_point_at_the_copied_schemas(tmp_path: Path) -> None:
 def test_starter_files_are_valid_yaml_in_both_languages() -> None:
     for language in ("pt-BR", "en"):
         files = starter_files(Starter(variants=ALL, language=language))
+        assert len([n for n in files if n.endswith(".yaml")]) == 1 + 2 * len(ALL)  # course.yaml, 2 lessons each
         for name, text in files.items():
             if name.endswith(".yaml"):
                 assert isinstance(yaml.safe_load(text), dict), name

@@ -17,7 +17,7 @@ from generator.lessons.check import CheckReport, check_paths, check_text
 
 from .helpers import BAD, Near, assert_errors
 
-M = "moves, only_move, legal, illegal, line, result"
+M = "moves, only_move, legal, illegal, line, result, ending"
 LESSON_KEYS = (
     "draw_profile, language, margin, margin_reason, order, proof_budget, puzzles, sections, slug, summary, "
     "title, variant"
@@ -55,7 +55,7 @@ EXPECTED: dict[str, list[str | Near]] = {
     ],
     "unknown-key-claim.yaml": [
         "unknown-key-claim.yaml:10:13: unknown key 'only_moves' in claim 1 of diagram 1 of section 1; expected "
-        "one of: forced, illegal, legal, line, moves, only_move, position, reason, result, text"
+        "one of: ending, forced, illegal, legal, line, moves, only_move, position, reason, result, text, wins_in"
     ],
     "unknown-key-show.yaml": [
         "unknown-key-show.yaml:10:11: unknown key 'flip' in 'show' of diagram 1 of section 1; expected one of: "
@@ -359,6 +359,7 @@ def test_bad_file(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_errors_are_sorted_and_printable(name: str) -> None:
     errors = _report(name).errors
+    assert errors, f"{name}: no error"
     assert errors == sorted(errors)
     for e in errors:
         assert e.line >= 1 and e.col >= 1

@@ -56,6 +56,7 @@ def test_each_book_holds_its_target_of_puzzles(variant: str) -> None:
 @pytest.mark.parametrize("variant", TARGETS)
 def test_captions_are_written_by_a_person_and_never_repeated(variant: str) -> None:
     mined = puzzles_of(ROOT / "lessons" / variant / "exercicios.yaml")
+    assert mined, f"{variant}: no exercises"
     assert all(p.get("caption") for p in mined), f"{variant}: an exercise without a caption"
     captions = [" ".join(p["caption"].split()) for p in puzzles(ROOT / "lessons" / variant) if p.get("caption")]
     generic = [c for c in captions if c in MINER_CAPTIONS]
@@ -74,6 +75,7 @@ def test_every_variant_has_its_exercise_collection() -> None:
 @pytest.mark.parametrize("path", COLLECTIONS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_exercise_collections_go_from_easy_to_hard_and_keep_their_provenance(path: Path) -> None:
     found = yaml.safe_load(path.read_text(encoding="utf-8"))["puzzles"]
+    assert found, "an empty collection"
     levels = [p.get("difficulty", 0) for p in found]
     assert levels == sorted(levels)
     assert all(p.get("source") for p in found), "every mined puzzle says where it comes from"

@@ -1,7 +1,9 @@
-"""The endgame pages (lessons/<variant>/finais.yaml) say "the solver proves White wins against every
-defence in N plies" and name the winning first moves: each such sentence is proved here, so a page
-never states a win the engine cannot show.  (The draw counts on those pages are ordinary claims,
-checked by ``damas check``.)"""
+"""The endgame pages (lessons/<variant>/finais.yaml) of Italian and Portuguese say "the solver proves
+White wins against every defence in N plies" and name the winning first moves: each such sentence is
+proved here, so a page never states a win the engine cannot show.  The pages rewritten around the
+endgame tables (Brazilian, Russian, International, American) state their results as ``ending:``
+claims instead, which ``damas check`` verifies; the forward proofs below still hold for their
+opening positions.  (The draw counts on those pages are ordinary claims, checked by ``damas check``.)"""
 
 from __future__ import annotations
 
@@ -42,7 +44,10 @@ def test_the_stated_win_is_proved_in_the_stated_plies_and_not_sooner(
     assert _winners(variant, fen, plies - 2) == set(), "the page understates how fast the win is"
 
 
-@pytest.mark.parametrize("variant", [w[0] for w in WINS])
+SENTENCE_PAGES = ["italian", "portuguese"]
+
+
+@pytest.mark.parametrize("variant", SENTENCE_PAGES)
 def test_each_win_is_on_its_page(variant: str) -> None:
     text = " ".join((COURSE / variant / "finais.yaml").read_text(encoding="utf-8").split())
     fen, plies = next((w[1], w[2]) for w in WINS if w[0] == variant)
@@ -52,6 +57,7 @@ def test_each_win_is_on_its_page(variant: str) -> None:
 
 def test_every_variant_has_an_endgame_page_that_checks() -> None:
     pages = sorted(COURSE.glob("*/finais.yaml"))
+    assert len(pages) >= len(WINS)
     assert {p.parent.name for p in pages} == {p.parent.name for p in COURSE.glob("*/regras.yaml")}
     report = check_paths(pages)
     assert report.ok, "\n".join(map(str, report.errors))

@@ -139,6 +139,8 @@ def test_the_course_rules_and_endgame_pages_follow_the_glossary(shared_cache: Ca
     with use(shared_cache):  # the run's proof cache: the bundled puzzles are proven once per run
         report = check_paths([COURSE])
     assert report.ok, report.errors
+    pages = [c for c in report.lessons if c.lesson.path.endswith(("regras.yaml", "finais.yaml"))]
+    assert len(pages) >= 8, "the rules and endgame pages were checked"
     mine = [w for w in report.warnings if w.path.endswith(("regras.yaml", "finais.yaml"))]
     assert mine == [], "\n".join(map(str, mine))
 

@@ -30,6 +30,7 @@ def _load(path):
 
 def test_one_folder_per_variant_and_each_lesson_in_its_folder() -> None:
     assert {p.name for p in GOOD.iterdir() if p.is_dir()} == set(VARIANTS)
+    assert len(GOOD_FILES) == COUNTS["files"]
     for path in GOOD_FILES:
         variant = _load(path)["variant"]
         assert {"english": "american"}.get(variant, variant) == path.parent.name
@@ -111,6 +112,7 @@ def test_corpus_covers_every_claim_kind() -> None:
     kinds: Counter[str] = Counter()
     whys: set[str] = set()
     reasons: set[str] = set()
+    assert len(list(_claims())) == COUNTS["claims"]
     for _, d, c in _claims():
         for k in ("moves", "only_move", "legal", "illegal", "line", "result"):
             if k in c:
@@ -157,6 +159,7 @@ def test_corpus_covers_boards_fens_show_and_puzzles() -> None:
     shows: set[str] = set()
     stipulations: set[str] = set()
     others = fen_counters = 0
+    assert len(GOOD_FILES) == COUNTS["files"]
     for path in GOOD_FILES:
         data = _load(path)
         items = [d for s in data["sections"] for d in s.get("diagrams", [])] + data.get("puzzles", [])

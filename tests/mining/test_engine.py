@@ -27,6 +27,7 @@ def _bundled_puzzles() -> list[tuple[str, str, str, int]]:
                 first = p["solution"][0]
                 key = first if isinstance(first, str) else first["move"]
                 out.append((doc["variant"], p["position"], key, len(p["solution"])))
+    assert len(out) >= 30
     return out
 
 

@@ -132,6 +132,7 @@ def test_every_join_has_a_glue_tab_and_a_cut_note_with_the_same_letter() -> None
     settings = printset.Settings()
     tiles = _tiles(v)
     svgs = {t.number: printset.board_sheet_svg(v, tiles, t, settings)[0] for t in tiles}
+    assert sum(t.right for t in tiles) == 4, "3 x 2 sheets: two joins in each row"
     for t in tiles:
         if t.right:
             other = t.number + 1

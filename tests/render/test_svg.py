@@ -17,7 +17,7 @@ from generator.render.svg import (
     move_overlay,
     parse_color,
 )
-from generator.rules import BLACK, WHITE, IllegalMoveError, Position
+from generator.rules import BLACK, WHITE, IllegalMoveError, Position, get_variant
 
 from .helpers import NS, board_squares, centre, grid, layer, number_square, parse, pieces, points, translate
 
@@ -102,6 +102,7 @@ def test_every_number_is_on_its_own_square():
     for variant in ("international", "american", "italian", "portuguese"):
         for flip in (WHITE, BLACK):
             root = parse(render(variant, orientation=flip))
+            assert len(grid(root)) == len(get_variant(variant).geometry.squares)
             for name in grid(root):
                 assert number_square(root, name) == name
 
@@ -168,6 +169,7 @@ def test_men_and_kings_of_both_colours_at_square_centres():
 
 def test_kings_wear_a_crown_path_and_men_do_not():
     root = parse(render("american", "W:W21,K5:B9,K30"))
+    assert len(pieces(root)) == 4
     for _sq, (kind, el) in pieces(root).items():
         crowns = [p for p in el.iter(f"{NS}path") if p.get("data-crown")]
         assert len(crowns) == (1 if kind.endswith("king") else 0)
@@ -427,7 +429,9 @@ def test_print_theme_uses_no_colour():
         r, g, b = (int(paint.color[i : i + 2], 16) for i in (1, 3, 5))
         assert r == g == b, role
     svg = full_featured("international", "print")
-    for value in re.findall(r'(?:fill|stroke)="(#[0-9a-f]{6})"', svg):
+    values = re.findall(r'(?:fill|stroke)="(#[0-9a-f]{6})"', svg)
+    assert len(values) > 10
+    for value in values:
         assert value[1:3] == value[3:5] == value[5:7], value
 
 

@@ -110,7 +110,9 @@ def test_sample_replays_to_the_stated_status(name: str) -> None:
 def test_sample_results_agree_with_the_engine() -> None:
     # every game that ends by rule states the matching result, so no warning is produced
     for name in SAMPLES:
-        for game in load(name):
+        games = load(name)
+        assert len(games) == len(SAMPLES[name])
+        for game in games:
             r = replay(game)
             assert r.status is not None
             if r.status.is_over:

@@ -7,7 +7,7 @@ is the hand analysis the expected answer rests on; the tests check the engine ag
 not take the engine's word for it.
 
 The module also renders lesson YAML (``lesson_text``) so the same puzzles go through ``damas
-check``; ``bench/puzzles.py`` uses it to time the puzzle proof when the course has few puzzles.
+check``.  (bench/data/shots/ holds a copy of these shots as lessons: the benchmark owns its data.)
 """
 
 from __future__ import annotations

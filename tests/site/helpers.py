@@ -191,6 +191,13 @@ PAGES = [
     "brazilian/inicio.html",
     "editor.html",
 ]
+PAGES_WITH_DIAGRAMS = [
+    "american/regras.html",
+    "american/golpes.html",
+    "american/livro-de-golpes.html",
+    "brazilian/inicio.html",
+]
+"""The pages that show diagrams as images (the others show none)."""
 SVGS = [
     "american/regras-01.svg",
     "american/regras-02.svg",

@@ -8,7 +8,7 @@ from typing import Any
 
 from .helpers import Page
 
-JSON_SCRIPT = re.compile(r'<script type="application/json"(?: id="damas-words")?>(.*?)</script>', re.S)
+JSON_SCRIPT = re.compile(r'<script type="application/json"(?: id="damas-(?:words|boards)")?>(.*?)</script>', re.S)
 
 
 def assert_scripts_inert(html: str, page: Page, where: str) -> list[Any]:

@@ -34,7 +34,9 @@ def test_format_html_writes_no_pdf(lessons_dir: Path, tmp_path: Path, capsys: py
     assert int(m["pdfs"]) == 0 and int(m["pages"]) == len(PAGES)
     assert not (out / "pdf").exists()
     assert all(not f.endswith(".pdf") for f in files(out))
-    for page in (out / "html").rglob("*.html"):
+    pages = sorted((out / "html").rglob("*.html"))
+    assert len(pages) == len(PAGES)
+    for page in pages:
         hrefs = [a.attrs["href"] for a in read_page(page).all("a")]
         assert not [h for h in hrefs if ".pdf" in h], f"{page.name} links to PDFs that were not built"
     assert leftovers(tmp_path, "site") == []

@@ -90,6 +90,7 @@ def test_page_x_of_y_footers(built: Built, name: str) -> None:
     if name in BOOKLETS:
         assert "Página" not in texts[0], f"{name}: the cover has no footer"
     first = 2 if name in BOOKLETS else 1  # a worksheet starts work on its first page
+    assert n >= first
     for i, text in enumerate(texts[first - 1 :], start=first):
         assert f"Página {i} de {n}" in text, f"{name}: page {i} has no 'Página {i} de {n}'"
 

@@ -83,6 +83,8 @@ def test_no_heading_ends_a_page(course_pdfs: list[Path]) -> None:
 def test_one_set_of_pdfs_per_variant(course_pdfs: list[Path]) -> None:
     names = {p.relative_to(p.parents[1]).as_posix() for p in course_pdfs}
     variants = {n.split("/")[0] for n in names}
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    assert variants == {p.name for p in lessons.iterdir() if p.is_dir()}, "every variant of the bundled course"
     for v in variants:
         assert {f"{v}/regras.pdf", f"{v}/exercicios.pdf", f"{v}/solucoes.pdf"} <= names
     assert all(n.count("/") == 1 for n in names), "a PDF outside the per-variant set"

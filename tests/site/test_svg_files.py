@@ -8,14 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import PAGES, SVG_NS, Built, local_target, read_page, read_svg
-
-PAGES_WITH_DIAGRAMS = [
-    "american/regras.html",
-    "american/golpes.html",
-    "american/livro-de-golpes.html",
-    "brazilian/inicio.html",
-]
+from .helpers import PAGES, PAGES_WITH_DIAGRAMS, SVG_NS, SVGS, Built, local_target, read_page, read_svg
 
 
 def page_svgs(built: Built, name: str) -> list[tuple[str, Path]]:
@@ -58,7 +51,9 @@ def test_svg_files_are_accessible_images(built: Built, name: str) -> None:
 @pytest.mark.parametrize("name", PAGES_WITH_DIAGRAMS)
 def test_ids_unique_across_the_svgs_of_a_page(built: Built, name: str) -> None:
     seen: dict[str, str] = {}
-    for _, path in page_svgs(built, name):
+    svgs = page_svgs(built, name)
+    assert svgs, f"{name} shows no diagram"
+    for _, path in svgs:
         for el in read_svg(path).iter():
             ident = el.get("id")
             if ident is None:
@@ -69,7 +64,9 @@ def test_ids_unique_across_the_svgs_of_a_page(built: Built, name: str) -> None:
 
 @pytest.mark.parametrize("name", PAGES_WITH_DIAGRAMS)
 def test_svg_internal_references_resolve_and_nothing_is_external(built: Built, name: str) -> None:
-    for _, path in page_svgs(built, name):
+    svgs = page_svgs(built, name)
+    assert svgs, f"{name} shows no diagram"
+    for _, path in svgs:
         root = read_svg(path)
         ids = {el.get("id") for el in root.iter() if el.get("id")}
         text = path.read_text(encoding="utf-8")
@@ -103,7 +100,9 @@ def test_svg_titles_describe_the_position(built: Built) -> None:
 
 
 def test_svg_files_are_utf8_xml(built: Built) -> None:
-    for path in sorted((built.html / "svg").rglob("*.svg")):
+    paths = sorted((built.html / "svg").rglob("*.svg"))
+    assert len(paths) >= len(SVGS)
+    for path in paths:
         data = path.read_bytes()
         data.decode("utf-8")
         ET.fromstring(data)
