@@ -57,6 +57,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "jobs": (1, 256),
     "gain": (1, 99),
     "level": (1, 5),
+    "endgame_pieces": (1, 6),
     "worksheet_count": (1, 500),
     # lessons (draw counters and game references: as many digits as a FEN counter)
     "counter": (0, 999_999_999),

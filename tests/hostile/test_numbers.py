@@ -59,6 +59,7 @@ BASE = {
     ("serve",): ["serve", "{tmp}"],
     ("render",): ["render", "american", "start", "-o", "{tmp}/x.svg"],
     ("check",): ["check", "{tmp}"],
+    ("endgame", "build"): ["endgame", "build", "american"],
     ("worksheet",): ["worksheet", "american", "--out", "{tmp}/w.pdf"],
     ("import",): ["import", "{tmp}/none.pdn", "--variant", "american", "--out", "{tmp}/l.yaml"],
 }
