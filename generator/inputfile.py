@@ -7,7 +7,8 @@ folders' lessons); the rules engine reads no files, it parses the text or stream
 writer appears.  :func:`read_input` opens without blocking, checks with ``fstat`` that the file is a
 regular file (a symbolic link to one is fine), and reads at most the limit plus one byte, so a file
 over the limit is refused without being read whole.  :func:`open_text` makes the same checks and
-hands back a text stream, for callers that read a large file piece by piece.
+hands back a text stream, for callers that read a large file line by line; :func:`read_pieces`
+hands back the text in pieces of bounded size, for a reader that must not hold a whole line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+from collections.abc import Iterator
 
 from .errors import DamasError
 from .limits import limit, raise_hint
@@ -144,3 +146,68 @@ def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     except OSError as exc:
         os.close(fd)
         raise InputFileError(f"cannot read the file: {exc.strerror or exc}") from None
+
+
+_PIECE = 1 << 16
+
+
+def read_pieces(path: str | os.PathLike[str], limit_name: str) -> Iterator[str]:
+    """The UTF-8 text of the regular file at ``path`` in pieces of at most 64 KB characters (a
+    leading byte-order mark dropped, line ends kept), so a reader such as the PDN parser holds a
+    piece at a time, never the file or its longest line.  The file is refused from its size when it
+    is over ``limit(limit_name)``, and the pieces stop there if it grows.
+
+    Raises:
+        InputFileError: as :func:`read_input`; and, when the pieces reach the first byte that is
+            not UTF-8, naming its line and column (the pieces before it were handed on).
+    """
+    most = limit(limit_name)
+    fd = _open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+        if size > most:
+            raise InputFileError(f"the file has {size} bytes, more than allowed {raise_hint(limit_name)}")
+        yield from _decoded(fd, most, limit_name)
+    except OSError as exc:
+        raise InputFileError(f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _decoded(fd: int, most: int, limit_name: str) -> Iterator[str]:
+    pending = b""
+    line, col, total, first = 1, 1, 0, True
+    while chunk := os.read(fd, _PIECE):
+        total += len(chunk)
+        if total > most:  # the file grew while being read
+            raise InputFileError(f"the file has more than {most} bytes {raise_hint(limit_name)}")
+        data, pending = pending + chunk, b""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.end == len(data) and exc.reason == "unexpected end of data":  # a character cut in two
+                text, pending = data[: exc.start].decode("utf-8"), data[exc.start :]
+            else:
+                text = data[: exc.start].decode("utf-8")
+                line, col = _advance(text, line, col)
+                raise InputFileError(
+                    f"not UTF-8 text (byte 0x{data[exc.start]:02x}); convert it first, e.g. iconv -f latin1 -t utf-8",
+                    line,
+                    col,
+                ) from None
+        if first and text.startswith("\ufeff"):
+            text = text[1:]
+        first = first and not text
+        line, col = _advance(text, line, col)
+        if text:
+            yield text
+    if pending:
+        raise InputFileError(f"not UTF-8 text (byte 0x{pending[0]:02x}); the file ends inside a character", line, col)
+
+
+def _advance(text: str, line: int, col: int) -> tuple[int, int]:
+    """The line and column after ``text``, from those before it."""
+    breaks = text.count("\n")
+    if breaks:
+        return line + breaks, len(text) - text.rfind("\n")
+    return line, col + len(text)

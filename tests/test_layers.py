@@ -48,6 +48,7 @@ UTILITIES = frozenset(
         "generator.errors",
         "generator.limits",
         "generator.inputfile",
+        "generator.folders",  # where a folder walk may go (lessons, cli)
         "generator.terminal",
         "generator.i18n",
         "generator.resources",

@@ -112,9 +112,10 @@ class Progress:
     def __enter__(self) -> Callable[[str, int, int], None]:
         self.bar: Any = None
         if sys.stderr.isatty():
+            from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(transient=True)
+            self.bar = Progress(transient=True, console=Console(stderr=True))  # not stdout's console
             self.bar.start()
             self.tasks: dict[str, int] = {}
         return self.update

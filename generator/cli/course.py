@@ -10,7 +10,7 @@ import click
 
 from ..rules import Variant
 from .app import EXIT_CONTENT, Progress
-from .common import VARIANT
+from .common import MEMORY_OPTION, VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
 NO_CACHE_OPTION = click.option(
@@ -39,6 +39,7 @@ STRICT_TEXT_OPTION = click.option(
 )
 @STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
+@MEMORY_OPTION
 def check(
     paths: tuple[str, ...],
     as_json: bool,
@@ -110,15 +111,14 @@ def schema(kind: str) -> None:
 @click.option(
     "--lessons", "lessons_dir", default=None, type=click.Path(), help="Lesson folder (default: the course's lessons/)."
 )
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, help="PDF processes (default 1; at most the number of CPUs)."
-)
+@click.option("--jobs", type=Whole("jobs"), default=None, help="PDF processes (default 1; at most the number of CPUs).")
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )
 @COURSE_OPTION
 @STRICT_TEXT_OPTION
 @NO_CACHE_OPTION
+@MEMORY_OPTION
 def build(
     out: str | None,
     variant_names: tuple[Variant, ...],

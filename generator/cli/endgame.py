@@ -6,12 +6,13 @@ import json
 
 import click
 
+from ..limits import RANGES
 from ..rules import Variant
 from ..rules.notation import line_text
 from .app import Progress
-from .common import RULE_OPTION, VARIANT, with_rules
+from .common import RULE_OPTION, VARIANT, Whole, with_rules
 
-MAX_BUILD_PIECES = 6
+MAX_BUILD_PIECES = RANGES["endgame_pieces"][1]
 
 
 @click.group(name="endgame")
@@ -23,7 +24,7 @@ def endgame() -> None:
 @click.argument("variant", type=VARIANT)
 @click.option(
     "--pieces",
-    type=click.IntRange(min=1, max=MAX_BUILD_PIECES),
+    type=Whole("endgame_pieces"),
     required=True,
     help="Build every slice of 1 to N pieces (the stored ones are kept).",
 )

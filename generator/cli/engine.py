@@ -9,12 +9,15 @@ from typing import Any
 import click
 
 from ..errors import DamasError
+from ..limits import limit, raise_hint
 from ..rules import VARIANTS, Position, Variant
 from ..rules.core import active_core
 from ..rules.draws import PROFILES
 from ..rules.game import Game
-from ..rules.perft import divide, perft
-from .common import RULE_OPTION, VARIANT, position_arg, with_rules
+from ..rules.move import Move
+from ..rules.perft import estimate, first_moves, perft
+from .app import Progress
+from .common import RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
 
 @click.command()
@@ -89,48 +92,73 @@ def moves(variant: Variant, fen: str, as_json: bool, long_form: bool, rules: tup
         click.echo(pos.move_text(m, long=long_form, legal=legal))
 
 
-PERFT_LIMITS = {32: 12, 50: 10}
-"""Deepest perft run without --force, by number of playable squares (any other board: 9).  Measured
-with the pure-Python core from the start position: each limit is about a quarter of an hour (american
-10: 39 s, ×4.6 a ply; international 8: 11 s, ×6.2; turkish 7: 7 s, ×11); one ply more is an hour or
-more, and days a few plies later (docs/limits.md)."""
-
-
-def perft_limit(variant: Variant) -> int:
-    return PERFT_LIMITS.get(len(variant.geometry.squares), 9)
-
-
 @click.command(name="perft")
 @click.argument("variant", type=VARIANT)
-@click.argument("depth", type=click.IntRange(min=0, max=64))
+@click.argument("depth", type=Whole("perft_depth"))
 @click.option("--fen", default="start", help="Start from this position instead of the initial one.")
 @click.option("--divide", "split", is_flag=True, help="Also print the count below each first move.")
 @click.option("--all-paths", is_flag=True, help="Count every capture route as its own move.")
-@click.option("--force", is_flag=True, help="Run a depth above the limit for the board (see docs/limits.md).")
+@click.option(
+    "--force", is_flag=True, help="Run a count estimated to take more than a few minutes (see docs/limits.md)."
+)
 @RULE_OPTION
 def perft_command(
     variant: Variant, depth: int, fen: str, split: bool, all_paths: bool, force: bool, rules: tuple[str, ...]
 ) -> None:
-    """Count leaf positions DEPTH plies deep; the last line is the number.  Ctrl-C stops it (exit 130)."""
-    limit = perft_limit(variant)
-    if depth > limit and not force:
-        raise click.BadParameter(
-            f"depth {depth} on this board could run for hours or days (limit {limit}); add --force to run it",
-            param_hint="'DEPTH'",
-        )
+    """Count leaf positions DEPTH plies deep; the last line is the number.  Ctrl-C stops it (exit 130).
+
+    The first plies are counted and timed first; a count estimated to take more than a few minutes
+    is refused (saying the estimate) unless --force is given, and then shows its progress on a terminal.
+    """
     pos = position_arg(with_rules(variant, rules), fen)
     started = time.process_time()
+    guess, total = estimate(pos, depth, all_paths=all_paths)
+    most = limit("perft_seconds")
+    if guess.at(depth) > most and not force:
+        raise click.BadParameter(
+            f"depth {depth} from this position would take about {_duration(guess.at(depth))} (depth {guess.depth}: "
+            f"{guess.leaves:,} leaves in {guess.seconds:.2f} s, x{guess.growth:.1f} a ply; more than {most} s "
+            f"{raise_hint('perft_seconds')}); add --force to run it",
+            param_hint="'DEPTH'",
+        )
     if split and depth >= 1:
+        first = first_moves(pos, all_paths=all_paths)
         legal = pos.legal_moves()
-        total = 0
-        for m, n in divide(pos, depth, all_paths=all_paths):
+        counts = _count_by_first_move(pos, depth, all_paths, first)
+        for m, n in zip(first, counts, strict=True):
             click.echo(f"{pos.move_text(m, legal=legal)}: {n}")
-            total += n
-    else:
-        total = perft(pos, depth, all_paths=all_paths)
+        total = sum(counts)
+    elif total is None:
+        total = sum(_count_by_first_move(pos, depth, all_paths)) if force else perft(pos, depth, all_paths=all_paths)
     seconds = time.process_time() - started
     click.echo(f"{variant.name} perft {depth}: {seconds:.2f} s CPU", err=True)
     click.echo(str(total))
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def _count_by_first_move(pos: Position, depth: int, all_paths: bool, first: list[Move] | None = None) -> list[int]:
+    """perft split by first move, counted in parts with a progress bar on a terminal (one part per
+    position after one ply, or after two when one ply gives fewer than 32)."""
+    if depth < 1:
+        return [perft(pos, depth, all_paths=all_paths)]
+    first = first_moves(pos, all_paths=all_paths) if first is None else first
+    parts = [(i, pos.play(m)) for i, m in enumerate(first)]
+    rest = depth - 1
+    if rest >= 3 and len(parts) < 32:
+        parts = [(i, p.play(m)) for i, p in parts for m in first_moves(p, all_paths=all_paths)]
+        rest -= 1
+    counts = [0] * len(first)
+    with Progress() as progress:
+        for done, (i, p) in enumerate(parts, start=1):
+            counts[i] += perft(p, rest, all_paths=all_paths)
+            progress(f"perft {depth}", done, len(parts))
+    return counts
 
 
 @click.command()

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ..rules import Variant
-from .common import VARIANT
+from .common import VARIANT, Whole
 
 
 @click.command(name="import")
@@ -22,7 +22,7 @@ from .common import VARIANT
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The lesson file to write (.yaml).")
 @click.option("--title", default=None, help="The lesson's title (default: the collection's file name).")
 @click.option("--language", default="pt-BR", show_default=True, help="The lesson's language (pt-BR or en).")
-@click.option("--budget", type=click.IntRange(min=1), default=None, help="Search nodes per puzzle proof.")
+@click.option("--budget", type=Whole("nodes"), default=None, help="Search nodes per puzzle proof.")
 def import_command(file: str, variant: Variant, out: str, title: str | None, language: str, budget: int | None) -> None:
     """Read the puzzles of FILE, prove each one, and write the sound ones as a lesson at OUT."""
     from ..cache import open_cache, use

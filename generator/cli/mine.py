@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..folders import each_file_once
+from ..limits import RANGES
 from ..rules import Variant
 from ..terminal import printable
 from .app import EXIT_CONTENT, EXIT_USAGE
-from .common import VARIANT
+from .common import MEMORY_OPTION, VARIANT, Whole
 
 if TYPE_CHECKING:
     from ..puzzles.mining.job import Job
@@ -37,34 +39,32 @@ if TYPE_CHECKING:
 @click.option(
     "--self-play",
     "self_play",
-    type=click.IntRange(min=0),
+    type=Whole("self_play"),
     default=0,
     help="Also mine N games the engine plays against itself.",
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=Whole("seed"),
     default=1,
     show_default=True,
     help="First self-play seed (game i uses SEED+i: its random opening and the engine's choices).",
 )
 @click.option(
     "--max-plies",
-    type=click.IntRange(min=1, max=1000),
+    type=Whole("mine_max_plies"),
     default=160,
     show_default=True,
     help="A self-play game stops after this many plies.",
 )
 @click.option(
     "--depth",
-    type=click.IntRange(min=1, max=15),
+    type=Whole("mine_depth"),
     default=9,
     show_default=True,
     help="Ply bound of the proofs (the longest solution printed).",
 )
-@click.option(
-    "--jobs", "-j", type=click.IntRange(min=1, max=256), default=None, help="Worker processes (default: every core)."
-)
+@click.option("--jobs", "-j", type=Whole("jobs"), default=None, help="Worker processes (default: every core).")
 @click.option(
     "--scheduler",
     default=None,
@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     type=click.Path(exists=True, path_type=Path),
     help="Lesson files or folders whose puzzles are not mined again (e.g. lessons/). Repeatable.",
 )
+@MEMORY_OPTION
 @click.option(
     "--language",
     type=click.Choice(["pt-BR", "en"]),
@@ -109,8 +110,14 @@ def mine(
 
     if not sources and not self_play:
         raise click.UsageError("give PDN files, --self-play N, or both")
+    if self_play and seed + self_play - 1 > RANGES["seed"][1]:  # game i plays (and is recorded) with seed+i
+        raise click.BadParameter(
+            f"the last game's seed {seed + self_play - 1} would be past {RANGES['seed'][1]}; give a smaller --seed",
+            param_hint="'--seed'",
+        )
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs is for local processes; a --scheduler has its own workers")
+    sources = tuple(each_file_once(sources))  # a game file named twice is mined once
     _refuse_unreadable(sources)
     known_keys, problems = _known(variant, known)
     settings = Settings(variant.name, depth=depth, language=language, max_plies=max_plies)

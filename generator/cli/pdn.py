@@ -16,9 +16,11 @@ from __future__ import annotations
 import click
 
 from ..errors import DamasError
-from ..inputfile import InputFileError, read_text
+from ..folders import each_file_once
+from ..inputfile import InputFileError, read_pieces
+from ..limits import limit, raise_hint
 from ..rules.draws import PROFILES
-from ..rules.pdn import read_pdn, replay
+from ..rules.pdn import iter_pdn, replay
 from ..rules.variants import VARIANTS, Variant
 from ..terminal import printable
 from .common import VARIANT
@@ -70,18 +72,28 @@ def check(
         )
     errors = 0
     bad_files = set()
+    files = tuple(each_file_once(files))  # one file named twice (by any path) is checked once
     for path in files:
-        try:
-            games = read_pdn(read_text(path, "pdn_file_bytes"), variant, str(path))
-        except InputFileError as exc:
-            click.echo(printable(exc.at(str(path))), err=True)
-            errors += 1
+        found = _check_file(path, variant, profile, disabled, strict)
+        errors += found
+        if found:
             bad_files.add(path)
-            continue
-        if not games:
-            click.echo(printable(f"{path}: warning: no games found"), err=True)
-            continue
-        for game in games:
+    if errors:
+        raise PdnCheckFailed(
+            f"pdn check: {errors} error{'' if errors == 1 else 's'} in {len(bad_files)} of {len(files)} "
+            f"file{'' if len(files) == 1 else 's'}"
+        )
+
+
+def _check_file(path: str, variant: Variant, profile: str | None, disabled: tuple[str, ...], strict: bool) -> int:
+    """Replay each game of one file as it is read (memory holds one game, not the file); the
+    number of errors, each printed."""
+    errors = games = 0
+    pieces = read_pieces(path, "pdn_file_bytes")
+    try:
+        most, hint = limit("pdn_game_chars"), raise_hint("pdn_game_chars")
+        for game in iter_pdn(pieces, variant, str(path), max_game_chars=most, hint=hint):
+            games += 1
             try:
                 result = replay(game, profile=profile, disabled=disabled)
             except DamasError:
@@ -90,13 +102,12 @@ def check(
                 raise DamasError(f"{path}: {game.name}: internal error while replaying: {exc!r}") from None
             for err in result.errors:
                 click.echo(printable(str(err)), err=True)
-                if err.is_error or strict:
-                    errors += 1
-                    bad_files.add(path)
+                errors += err.is_error or strict
             moves = f"{result.plies} move" + ("" if result.plies == 1 else "s")
             click.echo(printable(f"{path}: game {game.index} ({game.players}): {result.summary}, {moves}"))
-    if errors:
-        raise PdnCheckFailed(
-            f"pdn check: {errors} error{'' if errors == 1 else 's'} in {len(bad_files)} of {len(files)} "
-            f"file{'' if len(files) == 1 else 's'}"
-        )
+    except InputFileError as exc:  # before the first piece, or at a byte that is not UTF-8
+        click.echo(printable(exc.at(str(path))), err=True)
+        return errors + 1
+    if not games:
+        click.echo(printable(f"{path}: warning: no games found"), err=True)
+    return errors

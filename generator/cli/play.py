@@ -7,12 +7,13 @@ import json
 
 import click
 
+from ..limits import RANGES
 from ..rules import Variant
 from ..rules.notation import line_text
 from .app import EXIT_CONTENT
-from .common import RULE_OPTION, VARIANT, position_arg, with_rules
+from .common import MEMORY_OPTION, RULE_OPTION, VARIANT, Whole, position_arg, with_rules
 
-MAX_PLAY_DEPTH = 20
+MAX_PLAY_DEPTH = RANGES["play_depth"][1]
 
 
 @click.command()
@@ -20,12 +21,15 @@ MAX_PLAY_DEPTH = 20
 @click.argument("fen", required=False)
 @click.option(
     "--depth",
-    type=click.IntRange(min=1, max=MAX_PLAY_DEPTH),
+    type=Whole("play_depth"),
     default=6,
     show_default=True,
     help=f"Search depth in plies (captures are played out past it; at most {MAX_PLAY_DEPTH}).",
 )
-@click.option("--seed", type=int, default=None, help="Vary the choice between near-equal moves (same seed, same move).")
+@click.option(
+    "--seed", type=Whole("seed"), default=None, help="Vary the choice between near-equal moves (same seed, same move)."
+)
+@MEMORY_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print move, score, line as JSON.")
 @RULE_OPTION
 def play(

@@ -15,6 +15,7 @@ from ..errors import DamasError
 from ..render.export import ExportError, export, export_format
 from ..render.svg import THEMES, diagram, move_overlay
 from ..rules import BLACK, WHITE, Position, get_variant
+from .common import Whole
 
 
 def _variant(ctx: click.Context, param: click.Parameter, value: str):
@@ -63,7 +64,7 @@ def _output(ctx: click.Context, param: click.Parameter, value: str) -> Path:
     help="Letters and numbers on the edges (default: on for algebraic notation).",
 )
 @click.option("--theme", type=click.Choice(sorted(THEMES)), default="classic", show_default=True)
-@click.option("--size", type=click.IntRange(min=16, max=10000), default=None, metavar="N", help="Width in pixels.")
+@click.option("--size", type=Whole("image_size"), default=None, metavar="N", help="Width in pixels.")
 @click.option(
     "--lang",
     type=click.Choice(["pt", "en"]),

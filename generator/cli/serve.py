@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .app import EXIT_CONTENT
+from .common import Whole
 from .place import locate_course
 
 
@@ -12,7 +13,7 @@ from .place import locate_course
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option(
     "--port",
-    type=click.IntRange(min=0, max=65535),
+    type=Whole("port"),
     default=8000,
     show_default=True,
     help="Port on 127.0.0.1 (0: any free port).",

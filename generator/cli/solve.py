@@ -15,17 +15,18 @@ import time
 import click
 
 from ..errors import DamasError
+from ..limits import RANGES
 from ..rules import Variant
 from ..rules.game import Game
 from ..rules.move import Move
 from ..rules.position import Position
 from .app import EXIT_CONTENT
-from .common import VARIANT
+from .common import MEMORY_OPTION, VARIANT, Decimal, Whole
 
 EXIT_UNDECIDED = 3
 """The search ran out of its ``--timeout`` or ``--nodes`` budget without an answer."""
 EXIT_INTERRUPTED = 130
-MAX_DEPTH = 40
+MAX_DEPTH = RANGES["solve_depth"][1]
 """Deeper bounds are refused: even df-pn cannot settle 40-ply questions in open positions."""
 WARN_DEPTH = 25
 """Above this, without ``--timeout`` or ``--nodes``, a warning says the search may run very long."""
@@ -76,17 +77,18 @@ def _text(pos: Position, line: list[Move]) -> list[str]:
 @click.option("--goal", default="win", show_default=True, help="win, gain:N, promote or draw.")
 @click.option(
     "--depth",
-    type=click.IntRange(min=1, max=MAX_DEPTH),
+    type=Whole("solve_depth"),
     default=9,
     show_default=True,
     help=f"Ply bound (at most {MAX_DEPTH}).",
 )
 @click.option("--first", "first", default=None, metavar="MOVE", help="Prove or refute this one first move.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, help="Give up after SECONDS.")
-@click.option("--nodes", "max_nodes", type=click.IntRange(min=1), default=None, help="Give up after N nodes.")
+@click.option("--timeout", type=Decimal("seconds"), default=None, help="Give up after SECONDS.")
+@click.option("--nodes", "max_nodes", type=Whole("nodes"), default=None, help="Give up after N nodes.")
 @click.option("--draw-profile", "profile", default=None, help="Draw rules for the draw goal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the proof as JSON.")
 @click.option("--tree", is_flag=True, help="With --json: the solution tree (every defence and its answer).")
+@MEMORY_OPTION
 @click.option("--old", is_flag=True, help="Use the reference iterative-deepening search instead of df-pn.")
 def solve(
     variant: Variant,

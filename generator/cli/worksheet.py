@@ -9,7 +9,7 @@ import click
 
 from ..rules import Variant
 from .app import EXIT_CONTENT
-from .common import VARIANT
+from .common import VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
 
 if TYPE_CHECKING:  # the command loads these packages only when it runs (generator/cli/app.py)
@@ -36,10 +36,10 @@ def _levels(ctx: click.Context, param: click.Parameter, value: str | None) -> tu
 @click.option(
     "--level", "levels", callback=_levels, metavar="N|A-B", help="Only these levels (1 very easy to 5 very hard)."
 )
-@click.option("--count", type=click.IntRange(min=1, max=500), default=None, help="How many puzzles (default 12).")
+@click.option("--count", type=Whole("worksheet_count"), default=None, help="How many puzzles (default 12).")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0, max=2**63 - 1),
+    type=Whole("seed"),
     default=0,
     show_default=True,
     help="Another seed, another choice.",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
 
+from ..folders import each_file_once, leads_outside, pseudo_filesystem
 from ..i18n import anchor_names, available_languages, translator
 from ..inputfile import InputFileError, read_input
 from ..limits import limit, raise_hint
@@ -102,13 +103,16 @@ def display_path(path: FsPath) -> str:
 
 
 def lesson_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[FsPath], list[SourceError]]:
-    """Every lesson file under the given files and folders, sorted.
+    """Every lesson file under the given files and folders, sorted, each file once.
 
     Nothing is left out silently: a missing path, a folder that cannot be read, a broken or looping
     symbolic link named ``*.yaml``, a folder linked back into itself and a folder without a single
     lesson are all errors.  Names starting with ``.`` (editor lock files, ``.git``) are skipped.  A
     path given by name is taken as a lesson whatever its suffix; devices and FIFOs are refused when
-    the file is read.
+    the file is read.  The walk stays inside each folder given: a folder link that leads outside it
+    is an error and is not followed; pseudo file systems (``/proc``, ``/sys``, ``/dev``) are
+    refused; the walk stops at the ``folder_depth`` and ``folder_entries`` limits.  A file named
+    twice, by any path (a link, ``..``, a hard link), is listed once (:func:`generator.folders.file_key`).
     """
     found: list[FsPath] = []
     errors: list[SourceError] = []
@@ -122,62 +126,119 @@ def lesson_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[FsPath],
                 problem = "a symbolic link to a file that does not exist"
             errors.append(SourceError(display_path(path), 1, 1, str(problem)))
             continue
-        if not stat.S_ISDIR(info.st_mode):
+        pseudo = pseudo_filesystem(path) if stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode) else None
+        if pseudo is not None:  # a device is named as one when it is read
+            errors.append(SourceError(display_path(path), 1, 1, _pseudo_message(pseudo)))
+        elif not stat.S_ISDIR(info.st_mode):
             found.append(path)
-            continue
-        before = len(found)
-        _walk_lessons(path, found, errors)
-        if len(found) == before and not any(e.path.startswith(display_path(path)) for e in errors):
-            errors.append(SourceError(display_path(path), 1, 1, f"no lesson files found in {display_path(path)}"))
-    return found, errors
+        else:
+            before = len(found)
+            _Walk(path, found, errors).run()
+            if len(found) == before and not any(e.path.startswith(display_path(path)) for e in errors):
+                errors.append(SourceError(display_path(path), 1, 1, f"no lesson files found in {display_path(path)}"))
+    return each_file_once(found), errors
 
 
-def _walk_lessons(top: FsPath, found: list[FsPath], errors: list[SourceError]) -> None:
-    """Lesson files under the folder ``top`` (following links to folders, once each), in sorted
-    order, appended to ``found``; every folder or link that cannot be followed becomes an error."""
-    seen: set[tuple[int, int]] = set()
-    stack = [top]
-    while stack:
-        folder = stack.pop()
+def _pseudo_message(kind: str) -> str:
+    return f"is on the {kind} pseudo file system (the running system, not files); damas reads lessons on disk only"
+
+
+class _Walk:
+    """Lesson files under the folder ``top``, in sorted order, appended to ``found``; every folder
+    or link that cannot or may not be followed becomes an error in ``errors``."""
+
+    def __init__(self, top: FsPath, found: list[FsPath], errors: list[SourceError]) -> None:
+        self.top, self.found, self.errors = top, found, errors
+        self.top_real = os.path.realpath(top)
+        self.seen: set[tuple[int, int]] = set()
+        self.entries = 0
+
+    def error(self, path: FsPath, message: str) -> None:
+        self.errors.append(SourceError(display_path(path), 1, 1, message))
+
+    def run(self) -> None:
+        stack = [(self.top, 0)]
+        most_entries, most_depth = limit("folder_entries"), limit("folder_depth")
+        while stack:
+            folder, depth = stack.pop()
+            if depth > most_depth:
+                self.error(folder, f"folders nested more than {most_depth} deep; not read {raise_hint('folder_depth')}")
+                continue
+            entries = self.list(folder)
+            if entries is None:
+                continue
+            self.entries += len(entries)
+            if self.entries > most_entries:
+                self.error(folder, f"more than {most_entries} files and folders; the walk stops here "
+                           f"{raise_hint('folder_entries')}")  # fmt: skip
+                return
+            subfolders = [f for f in (self.entry(e) for e in entries) if f is not None]
+            stack.extend((f, depth + 1) for f in reversed(subfolders))
+
+    def list(self, folder: FsPath) -> list[os.DirEntry[str]] | None:
+        """The folder's entries by name, or None (and an error) when it was read or cannot be."""
         try:
             info = folder.stat()
-            if (info.st_dev, info.st_ino) in seen:
-                errors.append(
-                    SourceError(display_path(folder), 1, 1, "this folder link leads back to a folder already read")
-                )
-                continue
-            seen.add((info.st_dev, info.st_ino))
+            if (info.st_dev, info.st_ino) in self.seen:
+                self.error(folder, "this folder link leads back to a folder already read")
+                return None
+            self.seen.add((info.st_dev, info.st_ino))
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                return sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
         except OSError as exc:
-            errors.append(SourceError(display_path(folder), 1, 1, f"cannot read the folder: {exc.strerror}"))
-            continue
-        subfolders = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            path = FsPath(entry.path)
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                subfolders.append(path)
-            elif path.suffix in LESSON_SUFFIXES:
-                try:
-                    path.stat()
-                except OSError as exc:
-                    reason = (
-                        "a symbolic link to a file that does not exist"
-                        if isinstance(exc, FileNotFoundError)
-                        else "a symbolic link that loops"
-                        if exc.errno == errno.ELOOP
-                        else f"cannot read the file: {exc.strerror}"
-                    )
-                    errors.append(SourceError(display_path(path), 1, 1, reason))
-                    continue
-                found.append(path)
-        stack.extend(reversed(subfolders))
+            self.error(folder, f"cannot read the folder: {exc.strerror}")
+            return None
+
+    def entry(self, entry: os.DirEntry[str]) -> FsPath | None:
+        """The entry as a subfolder to walk, or None (a lesson file is added, anything else skipped)."""
+        path = FsPath(entry.path)
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            return self.subfolder(path, entry)
+        if path.suffix in LESSON_SUFFIXES:
+            self.lesson(path)
+        return None
+
+    def subfolder(self, path: FsPath, entry: os.DirEntry[str]) -> FsPath | None:
+        outside = leads_outside(path, self.top_real) if entry.is_symlink() else None
+        if outside is not None:
+            self.error(path, f"this folder link leads outside {display_path(self.top)} (to {outside}); not followed")
+            return None
+        pseudo = pseudo_filesystem(path) if _mount_point(path) else None
+        if pseudo is not None:
+            self.error(path, _pseudo_message(pseudo))
+            return None
+        return path
+
+    def lesson(self, path: FsPath) -> None:
+        try:
+            info = path.stat()
+        except OSError as exc:
+            reason = (
+                "a symbolic link to a file that does not exist"
+                if isinstance(exc, FileNotFoundError)
+                else "a symbolic link that loops"
+                if exc.errno == errno.ELOOP
+                else f"cannot read the file: {exc.strerror}"
+            )
+            self.error(path, reason)
+            return
+        pseudo = pseudo_filesystem(path) if path.is_symlink() and stat.S_ISREG(info.st_mode) else None
+        if pseudo is not None:
+            self.error(path, _pseudo_message(pseudo))
+            return
+        self.found.append(path)
+
+
+def _mount_point(path: FsPath) -> bool:
+    """True when ``path`` is on another file system than its parent folder (a mount inside the walk)."""
+    try:
+        return path.stat().st_dev != path.parent.stat().st_dev
+    except OSError:
+        return False
 
 
 def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:

@@ -71,6 +71,9 @@ cdef class Prover:
     cdef public long long next_tick
     cdef TTEntry* table
     cdef size_t tmask, tcount
+    cdef public long long table_cap
+    """Positions the table may hold (0: no bound); full, it starts over (``resets`` counts it)."""
+    cdef public long long resets
 
     def __cinit__(self):
         self.table = NULL
@@ -113,6 +116,9 @@ cdef class Prover:
     cdef int _store(self, unsigned long long key, int proven, int refuted, int best) except -1:
         cdef TTEntry* old
         cdef size_t i, n
+        if self.table_cap and self.tcount >= <size_t>self.table_cap and self._find(key) == NULL:
+            self._alloc(1 << 14)  # full: start over, as Solver.forced does (generator/puzzles/memory.py)
+            self.resets += 1
         if 2 * (self.tcount + 1) > self.tmask + 1:  # grow at half full
             old = self.table
             n = self.tmask + 1
@@ -322,7 +328,8 @@ cdef class Dfpn:
 
     It is the Python ``_mid`` / ``_expand`` / ``_select`` / ``_settle`` transcribed: the same
     tables (proven / disproven per hash, proof and disproof numbers per (hash, plies), expanded
-    nodes kept for re-entry and dropped all at once past ``expanded_limit``), the same child
+    nodes kept for re-entry and dropped all at once past ``expanded_limit`` nodes and children;
+    the proof and work tables start over past ``pd_cap`` and ``work_cap`` entries), the same child
     order, the same 1+epsilon thresholds (epsilon = 1/4, in integers), the same node count; so it
     decides the same nodes in the same order, and a differential test holds it to that.
     """
@@ -336,6 +343,10 @@ cdef class Dfpn:
     cdef size_t nodes_count     # entries holding an expanded node
     cdef WorkEntry* work
     cdef size_t work_mask, work_count
+    cdef size_t units           # expanded nodes and their children kept (the expanded-node bound)
+    cdef public long long pd_cap, work_cap
+    """Entries the proof table and the work table may hold (0: no bound); full, one starts over."""
+    cdef public long long resets
 
     def __cinit__(self):
         self.pd = NULL
@@ -375,6 +386,10 @@ cdef class Dfpn:
         table moves entries: a pointer from an earlier lookup is stale after this call."""
         cdef HashEntry* old
         cdef size_t i, n
+        if self.pd_cap and self.pd_count >= <size_t>self.pd_cap and self._pd_find(key) == NULL:
+            self._drop_nodes()  # full: start over (nodes in use are freed by their frames)
+            self._alloc_pd(TABLE_START)
+            self.resets += 1
         if 2 * (self.pd_count + 1) > self.pd_mask + 1:
             old, n = self.pd, self.pd_mask + 1
             self.pd = NULL
@@ -422,20 +437,29 @@ cdef class Dfpn:
             i = (i + 1) & self.work_mask
         return NULL
 
+    cdef size_t _work_slot(self, unsigned long long key, int plies) noexcept nogil:
+        """The slot of (key, plies), live or not, or the free slot where it would go."""
+        cdef size_t i = self._work_hash(key, plies)
+        while self.work[i].used and not (self.work[i].key == key and self.work[i].plies == plies):
+            i = (i + 1) & self.work_mask
+        return i
+
     cdef int _work_put(self, unsigned long long key, int plies, long long pn, long long dn) except -1:
         cdef WorkEntry* old
         cdef size_t i, n
+        if self.work_cap and self.work_count >= <size_t>self.work_cap and not self.work[self._work_slot(key, plies)].used:
+            self._alloc_work(TABLE_START)  # full: start over, as DfpnSolver._put_work does
+            self.resets += 1
         if 2 * (self.work_count + 1) > self.work_mask + 1:
             old, n = self.work, self.work_mask + 1
             self.work = NULL
             self._alloc_work(2 * n)
-            for i in range(n):
-                if old[i].used and old[i].live:
-                    self._work_put(old[i].key, old[i].plies, old[i].pn, old[i].dn)
+            for i in range(n):  # settled entries too: the count is every (key, plies) stored, as in Python
+                if old[i].used:
+                    self.work[self._work_slot(old[i].key, old[i].plies)] = old[i]
+                    self.work_count += 1
             free(old)
-        i = self._work_hash(key, plies)
-        while self.work[i].used and not (self.work[i].key == key and self.work[i].plies == plies):
-            i = (i + 1) & self.work_mask
+        i = self._work_slot(key, plies)
         if not self.work[i].used:
             self.work[i].used = 1
             self.work[i].key = key
@@ -468,6 +492,7 @@ cdef class Dfpn:
                     free(d)
                 self.pd[i].node = NULL
         self.nodes_count = 0
+        self.units = 0
 
     cdef inline DNode* _node_find(self, unsigned long long key) noexcept nogil:
         cdef HashEntry* e = self._pd_find(key)
@@ -477,6 +502,7 @@ cdef class Dfpn:
         cdef HashEntry* e = self._pd_slot(key)
         if e.node == NULL:
             self.nodes_count += 1
+            self.units += 1 + d.nkids
         e.node = d
         return 0
 
@@ -574,7 +600,7 @@ cdef class Dfpn:
             raise
         finally:
             core.top = start
-        if self.nodes_count >= <size_t>self.expanded_limit:
+        if self.units >= <size_t>self.expanded_limit:  # a node and each child count one
             self._drop_nodes()
         self._node_put(h, node)
         return node

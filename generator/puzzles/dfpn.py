@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING
 
 from ..rules.move import Move
 from .kernel import DepthFirstKernel
+from .memory import Caps, dfpn_caps
+from .memory import caps as memory_caps
 from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
 
 if TYPE_CHECKING:
@@ -49,8 +51,6 @@ State = tuple[int, int, int, int]
 Kid = tuple[State, int, int]
 """A child of an expanded node: (position, Zobrist hash, its number of legal moves)."""
 
-EXPANDED_LIMIT = 400_000
-"""Expanded nodes kept for re-entry; the cache starts over beyond this (memory stays bounded)."""
 LEAF_PLIES = 7
 """Nodes with at most this many plies left are settled by the depth-first search of search.py
 (a df-pn with small-tree leaf evaluation): measured faster on short shots and on deep problems."""
@@ -70,23 +70,33 @@ class DfpnSolver(Solver):
         core: str | None = None,
         *,
         kernel: bool = True,
+        caps: Caps | None = None,
     ) -> None:
-        super().__init__(variant, profile, budget, core, kernel=kernel)
+        """As :class:`Solver`; ``caps`` default to the ``search_memory_mb`` bound split among the
+        tables below (:func:`generator.puzzles.memory.dfpn_caps`)."""
+        super().__init__(
+            variant, profile, budget, core, kernel=kernel, caps=caps if caps is not None else dfpn_caps(memory_caps())
+        )
         self.proven: dict[int, int] = {}
         """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
         self.disproven: dict[int, int] = {}
         """Zobrist hash -> most plies known not to force it (_NEVER: the attacker has lost)."""
-        self.work: dict[tuple[int, int], tuple[int, int]] = {}
-        """(hash, plies) -> (proof number, disproof number) of nodes still open."""
+        self.work: dict[tuple[int, int], tuple[int, int] | None] = {}
+        """(hash, plies) -> (proof number, disproof number) of nodes still open; None once the node
+        is settled (kept, as the C table keeps the slot, so that both count the same entries)."""
         self.expanded: dict[int, tuple[bool | None, int, list[Kid]]] = {}
         """Zobrist hash -> the node's verdict, cut-off floor and children (see ``_expand``)."""
+        self._keys: set[int] = set()
+        """Every hash with a proof, a disproof or an expanded node: the entries of the C table."""
+        self._units = 0
+        """Expanded nodes and their children kept (the ``caps.expanded`` bound)."""
         self._leaf_plies = LEAF_PLIES
         self._in_leaf = False
         self._proved = 0
         self._disproved = 0
         chosen = self.kernel
         self.tables: PythonTables | CompiledTables = (
-            CompiledTables(chosen, LEAF_PLIES, EXPANDED_LIMIT)
+            CompiledTables(chosen, LEAF_PLIES, self.caps)
             if isinstance(chosen, DepthFirstKernel)
             else PythonTables(self)
         )
@@ -117,6 +127,8 @@ class DfpnSolver(Solver):
         self.disproven.clear()
         self.work.clear()
         self.expanded.clear()
+        self._keys.clear()
+        self._units = 0
         self._proved = self._disproved = 0
         self.tables.clear()
 
@@ -221,13 +233,39 @@ class DfpnSolver(Solver):
             out.append(got if got is not None else ((n, 1) if attacker else (1, n)))
         return out
 
+    @property
+    def resets(self) -> int:
+        return super().resets + self.tables.resets()
+
+    def _entry(self, h: int) -> None:
+        """Make room for ``h`` in the proof tables: when they hold ``caps.proofs`` positions and
+        ``h`` is new, forget every proof, disproof and expanded node (start over)."""
+        if h not in self._keys:
+            if len(self._keys) >= self.caps.proofs:
+                self.proven.clear()
+                self.disproven.clear()
+                self.expanded.clear()
+                self._keys.clear()
+                self._units = 0
+                self._resets += 1
+            self._keys.add(h)
+
+    def _put_work(self, key: tuple[int, int], numbers: tuple[int, int] | None) -> None:
+        """``work[key] = numbers``; a full work table starts over before a new key goes in."""
+        if key not in self.work and len(self.work) >= self.caps.work:
+            self.work.clear()
+            self._resets += 1
+        self.work[key] = numbers
+
     def _prove(self, h: int, at: int) -> None:
         self._proved += 1
+        self._entry(h)
         if at < self.proven.get(h, _NEVER):
             self.proven[h] = at
 
     def _disprove(self, h: int, at: int) -> None:
         self._disproved += 1
+        self._entry(h)
         if at > self.disproven.get(h, -_NEVER):
             self.disproven[h] = at
 
@@ -278,13 +316,13 @@ class DfpnSolver(Solver):
                 pn = min(INF, sum(firsts))
                 dn = min(seconds)
             if pn == 0 or dn == 0:
-                self.work.pop(key, None)
+                if self.work.get(key) is not None:
+                    self.work[key] = None
                 self._settle(h, plies, floor, kids, attacker, pn == 0)
                 return
+            self._put_work(key, (pn, dn))
             if pn >= thpn or dn >= thdn:
-                self.work[key] = (pn, dn)
                 return
-            self.work[key] = (pn, dn)
             i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
             child, ch, _ = kids[i]
             self._mid(child, ch, below, cthpn, cthdn)
@@ -306,9 +344,12 @@ class DfpnSolver(Solver):
         else:
             floor = -QUIESCENCE_PLIES + 1 if captures else 1
             entry = (None, floor, kids)
-        if len(self.expanded) >= EXPANDED_LIMIT:
+        if self._units >= self.caps.expanded:  # a node and each of its children count one
             self.expanded.clear()
+            self._units = 0
+        self._entry(h)
         self.expanded[h] = entry
+        self._units += 1 + len(entry[2])
         return entry
 
     @staticmethod
@@ -371,14 +412,18 @@ class PythonTables:
     def disproved_count(self) -> int:
         return self.solver._disproved
 
+    def resets(self) -> int:
+        return 0  # counted by the solver
+
 
 class CompiledTables:
     """df-pn in C (``_search.Dfpn``): its tables live in the kernel; node counts and budget checks
     carry over to the solver as for the depth-first kernel."""
 
-    def __init__(self, kernel: DepthFirstKernel, leaf_plies: int, expanded_limit: int) -> None:
+    def __init__(self, kernel: DepthFirstKernel, leaf_plies: int, caps: Caps) -> None:
         self.kernel = kernel
-        self.dfpn = kernel.dfpn(leaf_plies, expanded_limit)
+        self.dfpn = kernel.dfpn(leaf_plies, caps.expanded)
+        self.dfpn.pd_cap, self.dfpn.work_cap = caps.proofs, caps.work
         self.known = self.dfpn.known
         self.proven_at = self.dfpn.proven_at
 
@@ -401,6 +446,9 @@ class CompiledTables:
 
     def disproved_count(self) -> int:
         return int(self.dfpn.disproved_count)
+
+    def resets(self) -> int:
+        return int(self.dfpn.resets)
 
 
 def solve(

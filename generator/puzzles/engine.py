@@ -24,6 +24,8 @@ from ..rules.core import make_zobrist
 from ..rules.move import Move
 from ..rules.position import Position
 from ..rules.variants import Goal, Variant
+from .memory import Caps
+from .memory import caps as memory_caps
 
 State = tuple[int, int, int, int]
 WIN = 100_000
@@ -66,7 +68,9 @@ class SearchResult:
 class Engine:
     """Searches positions of one variant; keeps its transposition table between searches."""
 
-    def __init__(self, variant: Variant, *, seed: int | None = None, weights: Weights | None = None) -> None:
+    def __init__(
+        self, variant: Variant, *, seed: int | None = None, weights: Weights | None = None, caps: Caps | None = None
+    ) -> None:
         self.variant = variant
         self.gen = variant.generator
         self.weights = weights or Weights()
@@ -86,7 +90,10 @@ class Engine:
                 centre |= 1 << sq
         self.centre = centre
         self.table: dict[int, tuple[int, int, int, int]] = {}
-        """hash -> (depth, score, bound, best child index)."""
+        """hash -> (depth, score, bound, best child index); at most ``table_cap`` entries, then it
+        starts over (:mod:`generator.puzzles.memory`)."""
+        self.table_cap = (caps if caps is not None else memory_caps()).engine
+        self.resets = 0
         self.nodes = 0
         self.node_limit: int | None = None
 
@@ -157,8 +164,14 @@ class Engine:
             score = -self._negamax(c[:4], c[4], depth - 1, -WIN - 1, -alpha + jitter[i], 1) + jitter[i]
             if score > alpha:
                 alpha, best_index = score, i
-        self.table[h] = (depth, alpha, _EXACT, best_index)
+        self._store(h, (depth, alpha, _EXACT, best_index))
         return alpha, best_index
+
+    def _store(self, h: int, entry: tuple[int, int, int, int]) -> None:
+        if len(self.table) >= self.table_cap and h not in self.table:  # full: start over
+            self.table.clear()
+            self.resets += 1
+        self.table[h] = entry
 
     def _terminal(self, ply: int) -> int:
         """The score of the side to move when it has no legal move."""
@@ -193,7 +206,7 @@ class Engine:
                         break
         if depth > 0:
             bound = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
-            self.table[h] = (depth, best, bound, best_index)
+            self._store(h, (depth, best, bound, best_index))
         return best
 
     def pv(self, pos: Position, first: Move, most: int = 24) -> list[Move]:

@@ -67,6 +67,13 @@ class DepthFirstKernel:
         if goal != "draw":
             self.prover.prepare(goal, pieces, attacker, root_balance, root_kings)
 
+    def set_cap(self, entries: int) -> None:
+        """Bound the kernel's table to ``entries`` positions (full, it starts over)."""
+        self.prover.table_cap = entries
+
+    def resets(self) -> int:
+        return int(self.prover.resets)
+
     def enter(self) -> None:
         """Before a kernel call: carry the solver's node count and next budget check over."""
         s, p = self.solver, self.prover

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..limits import NumberError, whole
 from ..rules.core import make_generator
 from ..rules.game import Game, Outcome
 from ..rules.geometry import WHITE
@@ -35,6 +36,8 @@ from ..rules.movegen import PureZobrist
 from ..rules.position import Position
 from ..rules.variants import Goal as GameGoal
 from .kernel import DepthFirstKernel, depth_first_kernel
+from .memory import Caps
+from .memory import caps as memory_caps
 
 if TYPE_CHECKING:
     from ..rules.draws import DrawProfile
@@ -94,8 +97,11 @@ class Stipulation:
         t = text.strip().lower()
         if t in ("win", "promote", "draw"):
             return cls(t)
-        if t.startswith("gain:") and t[5:].isdigit() and int(t[5:]) >= 1:
-            return cls("gain", int(t[5:]))
+        if t.startswith("gain:"):  # N is range-checked before it reaches the compiled prover's C int
+            try:
+                return cls("gain", whole(t[5:], "gain"))
+            except NumberError as exc:
+                raise ValueError(f"goal '{text}': {exc}") from None
         raise ValueError(f"unknown goal '{text}' (use win, gain:N, promote or draw)")
 
     def __str__(self) -> str:
@@ -160,11 +166,13 @@ class Solver:
         core: str | None = None,
         *,
         kernel: bool = True,
+        caps: Caps | None = None,
     ) -> None:
         """``core``: ``None`` (the active core: compiled when built), ``"pure"`` (the reference
         Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built).
         ``kernel=False`` keeps the Python search even on the compiled generator (a benchmark's
-        middle point)."""
+        middle point).  ``caps``: how many entries each table may hold (default: from the
+        ``search_memory_mb`` limit, :mod:`generator.puzzles.memory`)."""
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
@@ -176,7 +184,9 @@ class Solver:
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int]] = {}
         """Zobrist hash -> (fewest plies known to force the goal, most plies known not to, the move
-        index that decided it last)."""
+        index that decided it last); at most ``caps.prover`` entries, then it starts over."""
+        self.caps = caps if caps is not None else memory_caps()
+        self._resets = 0
         self._z = _zobrist_table(variant.geometry.size)
         self.losing = variant.goal is GameGoal.LOSING
         self.stip = Stipulation("win")
@@ -187,6 +197,7 @@ class Solver:
         self.kernel: DepthFirstKernel | PythonSearch = compiled or PythonSearch(self)
         """The search ``forced`` runs, chosen once (:mod:`generator.puzzles.kernel`): the compiled
         kernel when the generator is compiled, else this class's own Python search."""
+        self.kernel.set_cap(self.caps.prover)
         self._forced = self.kernel.forced
         self._hash: Callable[[int, int, int, int], int] = self.kernel.hash
         """The Zobrist hash of a position (in C with the compiled kernel; the same value)."""
@@ -200,6 +211,11 @@ class Solver:
     def next_tick(self) -> int:
         """The node count at which the budget is checked next."""
         return self._next_tick
+
+    @property
+    def resets(self) -> int:
+        """How many times a full table started over (0: the bound never changed the search)."""
+        return self._resets + self.kernel.resets()
 
     @property
     def compiled(self) -> bool:
@@ -314,6 +330,9 @@ class Solver:
             proven = min(proven, bound if bound != _NEVER else -_NEVER)
         else:
             refuted = max(refuted, bound)
+        if len(self.table) >= self.caps.prover and h not in self.table:  # full: start over
+            self.table.clear()
+            self._resets += 1
         self.table[h] = (proven, refuted, best)
         return decided
 
@@ -445,6 +464,12 @@ class PythonSearch:
 
     def prepare(self, goal: str, pieces: int, attacker: int, root_balance: int, root_kings: int) -> None:
         """Nothing to do: the solver's own table is cleared by :meth:`Solver.prepare`."""
+
+    def set_cap(self, entries: int) -> None:
+        """Nothing to do: :meth:`Solver.search` reads ``solver.caps``."""
+
+    def resets(self) -> int:
+        return 0  # counted by the solver
 
 
 def solve(position: Position, goal: str, depth: int, profile: DrawProfile | str | None = None) -> Proof:

@@ -38,10 +38,10 @@ after a variation, to the move they precede (``comments_before``).
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TextIO
 
 from .errors import AmbiguousMoveError, DamasError, IllegalMoveError, InvalidMoveError
 from .game import Counters, Game, Outcome, Status, result_token
@@ -58,6 +58,7 @@ __all__ = [
     "ReplayResult",
     "Token",
     "game_to_pdn",
+    "iter_pdn",
     "read_pdn",
     "replay",
     "result_outcome",
@@ -134,6 +135,8 @@ class Token:
     col: int
     name: str = ""
     second: bool = False
+    offset: int = field(default=0, compare=False)
+    """Characters of the text before the token (for bounding a game's length)."""
 
 
 _TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
@@ -156,12 +159,19 @@ MAX_VARIATION_DEPTH = 100
 MAX_WORD = 200
 """A move (with its strength mark) longer than this is an error: the longest legal capture on a
 10x10 board is well under 100 characters."""
+MAX_TOKEN = 100_000
+"""A comment, tag pair, setup or ``;`` line longer than this many characters is an error and is
+skipped without being held: the reader holds at most this much of a line at once."""
+_CHUNK = 1 << 16
 _GLUED_STRENGTH_RE = re.compile(r"\(([!?]+)\)")
 _STRENGTH_RE = re.compile(r"[!?]+")
 _ELLIPSES = ("...", "..", "…")
 _SETUP_RE = re.compile(r'\s*FEN\s*"([^"]*)"\s*', re.IGNORECASE)
 _BARE_FEN_RE = re.compile(r"\s*[WB?]\s*:.*", re.IGNORECASE | re.DOTALL)
-_WORD_END = frozenset(' \t\n\f\v{}()[];$"')
+_SPACE_RE = re.compile(r"[ \t\n\f\v]+")
+_WORD_RE = re.compile(r'[^ \t\n\f\v{}()\[\];$"]+')
+_DIGITS_RE = re.compile(r"[0-9]+")
+_ANY_RE = re.compile(r".+", re.DOTALL)
 
 
 def _collapse(text: str) -> str:
@@ -176,137 +186,305 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """The tokens of PDN ``text``, each with its 1-based line and column.
+Source = str | Iterable[str] | TextIO
+"""PDN text: a string, an open text stream (read in pieces, so a 10 MB line is never held whole),
+or any iterable of text pieces."""
+
+
+def _pieces(source: Source) -> Iterator[str]:
+    if isinstance(source, str):
+        for i in range(0, len(source), _CHUNK):
+            yield source[i : i + _CHUNK]
+    elif hasattr(source, "read"):
+        while piece := source.read(_CHUNK):
+            yield piece
+    else:
+        yield from source
+
+
+class _Stream:
+    """A window on PDN text read piece by piece: ``buf[pos:]`` is what is read and not yet taken,
+    ``line``/``col`` the place of ``buf[pos]``.  Line ends become LF on the way in (CRLF, CR)."""
+
+    def __init__(self, source: Source) -> None:
+        self.pieces = _pieces(source)
+        self.buf = ""
+        self.pos = 0
+        self.line = self.col = 1
+        self.offset = 0
+        """Characters taken so far (the place of ``buf[pos]`` in the whole text)."""
+        self.cr = False  # the last piece ended with CR: its LF may start the next one
+
+    def more(self) -> bool:
+        """Read one more piece (dropping what was taken); False at the end of the text."""
+        for piece in self.pieces:
+            if self.cr:
+                piece, self.cr = "\r" + piece, False
+            if piece.endswith("\r"):
+                piece, self.cr = piece[:-1], True
+            self.buf = self.buf[self.pos :] + piece.replace("\r\n", "\n").replace("\r", "\n")
+            self.pos = 0
+            return True
+        if self.cr:
+            self.buf, self.pos, self.cr = self.buf[self.pos :] + "\n", 0, False
+            return True
+        return False
+
+    def available(self, n: int) -> int:
+        """Characters ready from ``pos``, reading until there are ``n`` or the text ends."""
+        while len(self.buf) - self.pos < n and self.more():
+            pass
+        return len(self.buf) - self.pos
+
+    def peek(self, n: int = 1) -> str:
+        self.available(n)
+        return self.buf[self.pos : self.pos + n]
+
+    def find(self, char: str, start: int, most: int) -> int:
+        """Offset from ``pos`` of the first ``char`` at or after ``start`` and before ``most``, or -1
+        (look at :meth:`available` to tell the end of the text from a run longer than ``most``)."""
+        while True:
+            j = self.buf.find(char, self.pos + start, self.pos + most)
+            if j >= 0:
+                return j - self.pos
+            ready = len(self.buf) - self.pos
+            if ready >= most or not self.more():
+                return -1
+            start = max(start, ready)
+
+    def take(self, n: int) -> str:
+        text = self.buf[self.pos : self.pos + n]
+        self.skip(len(text))
+        return text
+
+    def skip(self, n: int) -> None:
+        end = self.pos + n
+        lines = self.buf.count("\n", self.pos, end)
+        if lines:
+            self.line += lines
+            self.col = end - self.buf.rfind("\n", self.pos, end)
+        else:
+            self.col += n
+        self.pos, self.offset = end, self.offset + n
+
+    def skip_past(self, char: str) -> None:
+        """Drop everything up to and including the next ``char`` (or to the end), however far."""
+        while True:
+            j = self.buf.find(char, self.pos)
+            if j >= 0:
+                self.skip(j + 1 - self.pos)
+                return
+            self.skip(len(self.buf) - self.pos)
+            if not self.more():
+                return
+
+    def skip_run(self, pattern: re.Pattern[str]) -> int:
+        """Drop the run of text ``pattern`` matches here, across pieces; its length."""
+        total = 0
+        while True:
+            m = pattern.match(self.buf, self.pos)
+            n = 0 if m is None else m.end() - self.pos
+            self.skip(n)
+            total += n
+            if self.pos < len(self.buf) or not self.more():
+                return total
+
+    def token(self, kind: str, value: str, **kw: object) -> Token:
+        return Token(kind, value, self.line, self.col, offset=self.offset, **kw)  # type: ignore[arg-type]
+
+
+def tokenize(source: Source) -> Iterator[Token]:
+    """The tokens of PDN text (a string or a stream), each with its 1-based line and column.
 
     Line ends may be LF, CRLF or CR.  Lexical problems come out as ``error`` tokens, and reading
-    goes on after them.
+    goes on after them.  The text is read piece by piece: memory holds one piece and the token
+    being read (at most :data:`MAX_TOKEN` characters), never a whole line.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def where(offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
-    def tok(kind: str, value: str, offset: int, **kw: object) -> Token:
-        line, col = where(offset)
-        return Token(kind, value, line, col, **kw)  # type: ignore[arg-type]
-
-    i, n = 0, len(text)
-    if text.startswith("\ufeff"):
-        i = 1
-    while i < n:
-        c = text[i]
+    s = _Stream(source)
+    if s.peek() == "\ufeff":
+        s.skip(1)
+    while s.pos < len(s.buf) or s.more():
+        c = s.buf[s.pos]
         if c in " \t\n\f\v":
-            i += 1
-        elif c == "%" and (i == 0 or text[i - 1] == "\n"):  # PDN 3.0 escape line
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif c == "{":
-            j = text.find("}", i + 1)
-            if j < 0:
-                yield tok("error", "comment '{' is never closed with '}'", i)
-                i = n
+            m = _SPACE_RE.match(s.buf, s.pos)
+            assert m is not None
+            if m.end() < len(s.buf):
+                s.skip(m.end() - s.pos)
             else:
-                yield tok("comment", _collapse(text[i + 1 : j]), i)
-                i = j + 1
-        elif c == ";":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            yield tok("comment", _collapse(text[i + 1 : j]), i)
-            i = j
-        elif c == "[":
-            m = _TAG_RE.match(text, i)
-            if m:
-                yield tok("tag", _unescape(m.group(2)), i, name=m.group(1))
-                i = m.end()
-            else:
-                yield tok("error", 'malformed tag pair (expected [Name "value"] on one line)', i)
-                j = text.find("\n", i)
-                k = text.find("]", i, n if j < 0 else j)  # within the line: linear over many bad tags
-                i = n if j < 0 and k < 0 else (k + 1 if k >= 0 and (j < 0 or k < j) else j)
-        elif c == "]":
-            yield tok("error", "']' without a tag", i)
-            i += 1
-        elif c == '"':
-            j = text.find('"', i + 1)
-            yield tok("error", "a quoted string outside a tag pair or setup", i)
-            i = n if j < 0 else j + 1
-        elif c in "()":
-            yield tok(c, c, i)
-            i += 1
-        elif c == "$":
-            m = _NAG_RE.match(text, i)
-            if m and len(m.group()) > MAX_NUMBER_DIGITS + 1:
-                yield tok("error", f"NAG {m.group()[:10]}... is too long", i)
-                i = m.end()
-            elif m:
-                yield tok("nag", m.group(), i)
-                i = m.end()
-            else:
-                yield tok("error", "'$' must be followed by a number (a NAG, like $1)", i)
-                i += 1
-        elif c == "/":
-            j = text.find("/", i + 1)
-            if j < 0:
-                yield tok("error", "setup '/' is never closed with '/'", i)
-                i = n
-                continue
-            body = text[i + 1 : j]
-            m = _SETUP_RE.fullmatch(body)
-            if m:
-                yield tok("setup", m.group(1).strip(), i)
-            elif _BARE_FEN_RE.fullmatch(body):
-                yield tok("setup", _collapse(body), i)
-            else:
-                yield tok("error", f'setup /{_collapse(body)}/ is not /FEN "..."/', i)
-            i = j + 1
+                s.skip_run(_SPACE_RE)
+        elif c == "%" and s.col == 1:  # PDN 3.0 escape line
+            s.skip_past("\n")
+        elif c in _READERS:
+            yield from _READERS[c](s)
         else:
-            j = i
-            while j < n and text[j] not in _WORD_END:
-                j += 1
-            last = None
-            for last in _word(text[i:j], i, tok):
-                yield last
-            i = j
-            m = _GLUED_STRENGTH_RE.match(text, i)
-            if m and last is not None and last.kind == "move":  # 29-23(?): the move's strength
-                yield tok("strength", m.group(1), i)
-                i = m.end()
+            yield from _words(s)
 
 
-def _word(word: str, offset: int, make: Callable[..., Token]) -> Iterator[Token]:
-    """Classify one run of text between delimiters (it may hold a number and a move: ``12.32-28``)."""
+def _delimited(s: _Stream, close: str, what: str, never: str) -> Iterator[Token | str]:
+    """The text between the opening character at ``pos`` and ``close`` (a str), or error tokens:
+    never closed (the rest of the text is dropped) or longer than :data:`MAX_TOKEN` (dropped to
+    ``close``)."""
+    j = s.find(close, 1, MAX_TOKEN)
+    if j >= 0:
+        yield s.take(j + 1)
+        return
+    if s.available(MAX_TOKEN) < MAX_TOKEN:
+        yield s.token("error", never)
+        s.skip_run(_ANY_RE)
+        return
+    yield s.token("error", f"{what} longer than {MAX_TOKEN:,} characters (skipped)")
+    s.skip_past(close)
+
+
+def _comment(s: _Stream) -> Iterator[Token]:
+    place = s.token("comment", "")
+    for part in _delimited(s, "}", "comment", "comment '{' is never closed with '}'"):
+        yield part if isinstance(part, Token) else replace(place, value=_collapse(part[1:-1]))
+
+
+def _line_comment(s: _Stream) -> Iterator[Token]:
+    place = s.token("comment", "")
+    j = s.find("\n", 1, MAX_TOKEN)
+    if j < 0 and s.available(MAX_TOKEN) >= MAX_TOKEN:
+        yield s.token("error", f"comment longer than {MAX_TOKEN:,} characters (skipped)")
+        s.skip_past("\n")
+        return
+    text = s.take(j if j >= 0 else s.available(MAX_TOKEN))
+    yield replace(place, value=_collapse(text[1:]))
+
+
+def _tag(s: _Stream) -> Iterator[Token]:
+    end = s.find("\n", 0, MAX_TOKEN)
+    end = end if end >= 0 else s.available(MAX_TOKEN)
+    m = _TAG_RE.match(s.buf, s.pos, s.pos + end)
+    if m:
+        yield s.token("tag", _unescape(m.group(2)), name=m.group(1))
+        s.skip(m.end() - s.pos)
+        return
+    yield s.token("error", 'malformed tag pair (expected [Name "value"] on one line)')
+    k = s.buf.find("]", s.pos, s.pos + end)  # within the line: linear over many bad tags
+    if k >= 0:
+        s.skip(k + 1 - s.pos)
+    elif end >= MAX_TOKEN:
+        s.skip_past("\n")
+    else:
+        s.skip(end)
+
+
+def _stray_bracket(s: _Stream) -> Iterator[Token]:
+    yield s.token("error", "']' without a tag")
+    s.skip(1)
+
+
+def _quote(s: _Stream) -> Iterator[Token]:
+    yield s.token("error", "a quoted string outside a tag pair or setup")
+    s.skip(1)
+    s.skip_past('"')
+
+
+def _paren(s: _Stream) -> Iterator[Token]:
+    c = s.peek()
+    yield s.token(c, c)
+    s.skip(1)
+
+
+def _nag(s: _Stream) -> Iterator[Token]:
+    s.available(MAX_NUMBER_DIGITS + 2)
+    m = _NAG_RE.match(s.buf, s.pos, s.pos + MAX_NUMBER_DIGITS + 2)
+    if m is None:
+        yield s.token("error", "'$' must be followed by a number (a NAG, like $1)")
+        s.skip(1)
+    elif len(m.group()) > MAX_NUMBER_DIGITS + 1:
+        yield s.token("error", f"NAG {m.group()[:10]}... is too long")
+        s.skip(1)
+        s.skip_run(_DIGITS_RE)
+    else:
+        yield s.token("nag", m.group())
+        s.skip(len(m.group()))
+
+
+def _setup(s: _Stream) -> Iterator[Token]:
+    place = s.token("setup", "")
+    for part in _delimited(s, "/", "setup", "setup '/' is never closed with '/'"):
+        if isinstance(part, Token):
+            yield part
+            continue
+        body = part[1:-1]
+        m = _SETUP_RE.fullmatch(body)
+        if m:
+            yield replace(place, value=m.group(1).strip())
+        elif _BARE_FEN_RE.fullmatch(body):
+            yield replace(place, value=_collapse(body))
+        else:
+            yield replace(place, kind="error", value=f'setup /{_collapse(body)}/ is not /FEN "..."/')
+
+
+def _words(s: _Stream) -> Iterator[Token]:
+    """A run of text between delimiters: move number, move, result, mark, or an error."""
+    if len(s.buf) - s.pos <= MAX_WORD:
+        s.available(MAX_WORD + 1)
+    m = _WORD_RE.match(s.buf, s.pos, s.pos + MAX_WORD + 1)
+    assert m is not None  # the caller saw a character that is not a delimiter
+    if len(m.group()) > MAX_WORD:
+        place, head = s.token("error", ""), m.group()[:20]
+        length = s.skip_run(_WORD_RE)
+        yield replace(place, value=f"'{head}...' is too long for a move ({length} characters)")
+        return
+    line, col, offset = s.line, s.col, s.offset
+    tokens = _word(s.take(len(m.group())), line, col, offset)
+    yield from tokens
+    if tokens[-1].kind == "move" and s.peek() == "(":  # 29-23(?): the move's strength
+        s.available(16)
+        g = _GLUED_STRENGTH_RE.match(s.buf, s.pos, s.pos + 16)
+        if g:
+            yield s.token("strength", g.group(1))
+            s.skip(g.end() - s.pos)
+
+
+_READERS: dict[str, Callable[[_Stream], Iterator[Token]]] = {
+    "{": _comment,
+    ";": _line_comment,
+    "[": _tag,
+    "]": _stray_bracket,
+    '"': _quote,
+    "(": _paren,
+    ")": _paren,
+    "$": _nag,
+    "/": _setup,
+}
+
+
+def _word(word: str, line: int, col: int, offset: int) -> list[Token]:
+    """Classify one run of text between delimiters (it may hold a number and a move: ``12.32-28``)
+    that starts at ``line``, ``col`` (``offset`` characters into the text)."""
+
+    def make(kind: str, value: str, k: int = 0, name: str = "", second: bool = False) -> Token:
+        return Token(kind, value, line, col + k, name, second, offset + k)
+
     if word in RESULTS:
-        yield make("result", word, offset)
-        return
+        return [make("result", word)]
     if word in _ELLIPSES:
-        yield make("ellipsis", word, offset)
-        return
+        return [make("ellipsis", word)]
     if _STRENGTH_RE.fullmatch(word):  # "32-28 !": a strength written apart from its move
-        yield make("strength", word, offset)
-        return
-    if len(word) > MAX_WORD:
-        yield make("error", f"'{word[:20]}...' is too long for a move ({len(word)} characters)", offset)
-        return
+        return [make("strength", word)]
+    out = []
+    k = 0
     m = _NUMBER_RE.match(word)
     if m:
         if len(m.group(1)) > MAX_NUMBER_DIGITS:
-            yield make("error", f"move number {m.group(1)[:10]}... is too long", offset)
-            return
-        yield make("number", m.group(1), offset, second=len(m.group(2)) > 1)
-        word, offset = word[m.end() :], offset + m.end()
-        if not word:
-            return
-        if word in _ELLIPSES:
-            yield make("ellipsis", word, offset)
-            return
-    m = _MOVE_RE.fullmatch(word)
+            return [make("error", f"move number {m.group(1)[:10]}... is too long")]
+        out.append(make("number", m.group(1), second=len(m.group(2)) > 1))
+        k = m.end()
+        if k == len(word):
+            return out
+        if word[k:] in _ELLIPSES:
+            return [*out, make("ellipsis", word[k:], k)]
+    m = _MOVE_RE.fullmatch(word, k)
     if m and not _ONE_SQUARE_RE.fullmatch(m.group("move")):
-        yield make("move", m.group("move"), offset, name=m.group("strength") or "")
+        out.append(make("move", m.group("move"), k, name=m.group("strength") or ""))
     else:
-        yield make("error", f"'{word}' is not a move, move number, result or annotation", offset)
+        out.append(make("error", f"'{word[k:]}' is not a move, move number, result or annotation", k))
+    return out
 
 
 # -- the game model ---------------------------------------------------------------------------------
@@ -464,22 +642,47 @@ class _Line:
 
 
 class _Parser:
-    def __init__(self, default: Variant, path: str | None) -> None:
+    """Tokens in, games out, one at a time: a game is handed on as soon as the next one begins, so
+    memory holds one game (two when the text after a result might still belong to it).
+
+    ``max_game_chars`` bounds one game's text: past it the game keeps what it has, gets one error,
+    and the rest of it is read but not kept (its result and the next game's tags are still seen)."""
+
+    def __init__(self, default: Variant, path: str | None, max_game_chars: int | None = None, hint: str = "") -> None:
         self.default = default
         self.path = path
-        self.games: list[PdnGame] = []
+        self.max_game_chars = max_game_chars
+        self.hint = hint
+        self.count = 0
+        self.done: list[PdnGame] = []
+        """Finished games not yet handed on (the last one waits: trailing text may join it)."""
         self.game: PdnGame | None = None
         self.stack: list[_Line] = []
         self.has_body = False
         self.too_deep = False
+        self.start = 0
+        self.over = False
+        self.handlers: dict[str, Callable[[PdnGame, _Line, Token], None]] = {
+            "error": lambda g, line, t: g._error(t.line, t.col, t.value),
+            "tag": self.on_tag,
+            "result": self.on_result,
+            "comment": self.on_comment,
+            "number": self.on_number,
+            "ellipsis": self.on_ellipsis,
+            "move": self.on_move,
+            "strength": self.on_strength,
+            "nag": self.on_nag,
+            "setup": self.on_setup,
+            "(": self.on_open,
+            ")": self.on_close,
+        }
 
     def new_game(self, t: Token) -> PdnGame:
-        g = PdnGame(index=len(self.games) + 1, line=t.line, col=t.col, path=self.path)
-        self.games.append(g)
-        self.game = g
-        self.stack = [_Line(g.moves)]
-        self.has_body = False
-        self.too_deep = False
+        self.count += 1
+        g = PdnGame(index=self.count, line=t.line, col=t.col, path=self.path)
+        self.game, self.stack = g, [_Line(g.moves)]
+        self.has_body = self.too_deep = self.over = False
+        self.start = t.offset
         return g
 
     def feed(self, t: Token) -> None:
@@ -489,109 +692,111 @@ class _Parser:
         elif t.kind == "tag" and self.has_body:
             self.finish()
             g = self.new_game(t)
-        line = self.stack[-1]
-        kind = t.kind
-        if kind == "error":
-            g._error(t.line, t.col, t.value)
-        elif kind == "tag":
-            if t.name in g.tags:
-                g._error(t.line, t.col, f"tag {t.name} is given twice; the last value counts", "warning")
-                del g.tags[t.name]
-            g.tags[t.name] = t.value
-            g.tag_positions[t.name] = (t.line, t.col)
-        elif kind == "result":
-            if len(self.stack) > 1:
-                g._error(t.line, t.col, f"result {t.value} inside a variation (ignored)", "warning")
-                return
-            g.result = t.value
-            g.result_position = (t.line, t.col)
-            self.finish()
-        elif kind == "comment":
-            if line.nodes and not line.sealed and line.number is None and line.setup is None:
-                line.nodes[-1].comments_after.append(t.value)
-            else:
-                line.before.append(t.value)
-        elif kind == "number":
-            self.has_body = True
-            line.number = t
-        elif kind == "ellipsis":
-            if line.number is not None and not line.number.second:
-                n = line.number
-                line.number = Token(n.kind, n.value, n.line, n.col, second=True)
-        elif kind == "move":
-            self.has_body = True
-            num = line.number
-            node = PdnNode(
-                t.value,
-                t.line,
-                t.col,
-                strength=t.name,
-                comments_before=line.before,
-                written_number=None if num is None else num.value + ("..." if num.second else "."),
-            )
+        if self.max_game_chars is not None and not self.over and t.offset - self.start > self.max_game_chars:
+            self.over = True
+            size = f"the game is longer than {self.max_game_chars:,} characters"
+            g._error(t.line, t.col, f"{size}{' ' + self.hint if self.hint else ''}; the rest is skipped")
+        if self.over and t.kind not in ("tag", "result"):
+            return
+        self.handlers[t.kind](g, self.stack[-1], t)
+
+    def on_tag(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if t.name in g.tags:
+            g._error(t.line, t.col, f"tag {t.name} is given twice; the last value counts", "warning")
+            del g.tags[t.name]
+        g.tags[t.name] = t.value
+        g.tag_positions[t.name] = (t.line, t.col)
+
+    def on_result(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if len(self.stack) > 1 and not self.over:
+            g._error(t.line, t.col, f"result {t.value} inside a variation (ignored)", "warning")
+            return
+        g.result = t.value
+        g.result_position = (t.line, t.col)
+        self.finish()
+
+    def on_comment(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if line.nodes and not line.sealed and line.number is None and line.setup is None:
+            line.nodes[-1].comments_after.append(t.value)
+        else:
+            line.before.append(t.value)
+
+    def on_number(self, g: PdnGame, line: _Line, t: Token) -> None:
+        self.has_body = True
+        line.number = t
+
+    def on_ellipsis(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if line.number is not None and not line.number.second:
+            line.number = replace(line.number, second=True)
+
+    def on_move(self, g: PdnGame, line: _Line, t: Token) -> None:
+        self.has_body = True
+        num = line.number
+        node = PdnNode(
+            t.value,
+            t.line,
+            t.col,
+            strength=t.name,
+            comments_before=line.before,
+            written_number=None if num is None else num.value + ("..." if num.second else "."),
+        )
+        if line.setup is not None:
+            node.setup, node.setup_line, node.setup_col = line.setup.value, line.setup.line, line.setup.col
+        line.nodes.append(node)
+        line.before, line.number, line.setup, line.sealed = [], None, None, False
+
+    def on_strength(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if line.nodes:
+            line.nodes[-1].strength = t.value
+
+    def on_nag(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if line.nodes:
+            line.nodes[-1].nags.append(t.value)
+        else:
+            g._error(t.line, t.col, f"{t.value} before any move (ignored)", "warning")
+
+    def on_setup(self, g: PdnGame, line: _Line, t: Token) -> None:
+        self.has_body = True
+        if len(self.stack) == 1 and not line.nodes and g.setup is None and line.setup is None:
+            g.setup = t.value
+            g.setup_position = (t.line, t.col)
+        else:
             if line.setup is not None:
-                node.setup, node.setup_line, node.setup_col = (
-                    line.setup.value,
-                    line.setup.line,
-                    line.setup.col,
-                )
-            line.nodes.append(node)
-            line.before, line.number, line.setup, line.sealed = [], None, None, False
-        elif kind == "strength":
-            if line.nodes:
-                line.nodes[-1].strength = t.value
-        elif kind == "nag":
-            if line.nodes:
-                line.nodes[-1].nags.append(t.value)
-            else:
-                g._error(t.line, t.col, f"{t.value} before any move (ignored)", "warning")
-        elif kind == "setup":
-            self.has_body = True
-            if len(self.stack) == 1 and not line.nodes and g.setup is None and line.setup is None:
-                g.setup = t.value
-                g.setup_position = (t.line, t.col)
-            else:
-                if line.setup is not None:
-                    g._error(line.setup.line, line.setup.col, "setup replaced by the next one", "warning")
-                line.setup = t
-            line.sealed = True
-        elif kind == "(":
-            self.has_body = True
-            if len(self.stack) > MAX_VARIATION_DEPTH:
-                if not self.too_deep:
-                    g._error(
-                        t.line,
-                        t.col,
-                        f"variations nested more than {MAX_VARIATION_DEPTH} deep (the deeper ones are ignored)",
-                    )
-                self.too_deep = True
-                holder = []  # read to its ')' but kept out of the game
-            elif not line.nodes:
-                g._error(t.line, t.col, "variation before any move: it has no move to replace")
-                holder: list[PdnNode] = []
-            else:
-                holder = []
-                line.nodes[-1].variations.append(holder)
-            if line.before and line.nodes:
-                line.nodes[-1].comments_after.extend(line.before)
-                line.before = []
-            line.number = None
-            line.sealed = True
-            self.stack.append(_Line(holder, t))
-        elif kind == ")":
-            if len(self.stack) == 1:
-                g._error(t.line, t.col, "')' without a '('")
-                return
-            inner = self.stack.pop()
-            inner.close(g)
-            if not inner.nodes and inner.open_token is not None:
-                g._error(inner.open_token.line, inner.open_token.col, "empty variation (ignored)", "warning")
-                parent = self.stack[-1]
-                if parent.nodes:
-                    last = parent.nodes[-1]
-                    last.variations = [v for v in last.variations if v is not inner.nodes]
-        else:  # pragma: no cover - every kind is handled above
-            raise AssertionError(kind)
+                g._error(line.setup.line, line.setup.col, "setup replaced by the next one", "warning")
+            line.setup = t
+        line.sealed = True
+
+    def on_open(self, g: PdnGame, line: _Line, t: Token) -> None:
+        self.has_body = True
+        holder: list[PdnNode] = []  # a variation too deep or before any move is read but kept out
+        if len(self.stack) > MAX_VARIATION_DEPTH:
+            if not self.too_deep:
+                message = f"variations nested more than {MAX_VARIATION_DEPTH} deep (the deeper ones are ignored)"
+                g._error(t.line, t.col, message)
+            self.too_deep = True
+        elif not line.nodes:
+            g._error(t.line, t.col, "variation before any move: it has no move to replace")
+        else:
+            line.nodes[-1].variations.append(holder)
+        if line.before and line.nodes:
+            line.nodes[-1].comments_after.extend(line.before)
+            line.before = []
+        line.number = None
+        line.sealed = True
+        self.stack.append(_Line(holder, t))
+
+    def on_close(self, g: PdnGame, line: _Line, t: Token) -> None:
+        if len(self.stack) == 1:
+            g._error(t.line, t.col, "')' without a '('")
+            return
+        inner = self.stack.pop()
+        inner.close(g)
+        if not inner.nodes and inner.open_token is not None:
+            g._error(inner.open_token.line, inner.open_token.col, "empty variation (ignored)", "warning")
+            parent = self.stack[-1]
+            if parent.nodes:
+                last = parent.nodes[-1]
+                last.variations = [v for v in last.variations if v is not inner.nodes]
 
     def finish(self) -> None:
         g = self.game
@@ -600,47 +805,76 @@ class _Parser:
         while len(self.stack) > 1:
             inner = self.stack.pop()
             assert inner.open_token is not None
-            g._error(inner.open_token.line, inner.open_token.col, "'(' is never closed with ')'")
+            if not self.over:
+                g._error(inner.open_token.line, inner.open_token.col, "'(' is never closed with ')'")
             inner.close(g)
         self.stack[0].close(g)
         self.game = None
         self.stack = []
-        if not (g.tags or g.moves or g.setup or g.result or g.errors) and len(self.games) > 1:
+        if not (g.tags or g.moves or g.setup or g.result or g.errors) and self.done:
             # text after the last result that holds no game: keep its comments as a warning only
-            self.games.pop()
-            prev = self.games[-1]
+            self.count -= 1
+            prev = self.done[-1]
             if g.comments:
-                prev.errors.append(
-                    PdnError(
-                        self.path,
-                        g.line,
-                        g.col,
-                        f"{prev.name}: text after the result is not part of any game (ignored)",
-                        "warning",
-                    )
-                )
+                message = f"{prev.name}: text after the result is not part of any game (ignored)"
+                prev.errors.append(PdnError(self.path, g.line, g.col, message, "warning"))
             return
         _resolve_variant(g, self.default)
         _number_moves(g, warn=True)
         g.errors = [replace(e, message=f"{g.name}: {e.message}") for e in g.errors]
+        self.done.append(g)
+
+    def ready(self) -> Iterator[PdnGame]:
+        """Hand on every finished game but the last (trailing text may still attach a warning to it)."""
+        while len(self.done) > 1:
+            yield self.done.pop(0)
 
 
-def read_pdn(text: str, default_variant: Variant | str = "international", path: str | None = None) -> list[PdnGame]:
-    """Every game of a PDN text.
+def iter_pdn(
+    source: Source,
+    default_variant: Variant | str = "international",
+    path: str | None = None,
+    *,
+    max_game_chars: int | None = None,
+    hint: str = "",
+) -> Iterator[PdnGame]:
+    """The games of PDN text (a string, a text stream or text pieces), each as soon as it is read.
 
-    ``default_variant`` is used for games with neither a Variant nor a GameType tag; ``path`` only
-    names the source in error messages.  Reading problems are kept in each game's ``errors``; moves
-    are not checked against the rules until :func:`replay`.
+    Memory holds the piece of text being read and at most two games, so a file of any size is read
+    in memory proportional to its longest game; ``max_game_chars`` bounds that game (the reader's
+    caller sets it, from ``generator.limits``' ``pdn_game_chars``; ``hint`` says how to raise it).
+    See :func:`read_pdn`.
 
     Raises:
         UnknownVariantError: when ``default_variant`` is not a variant.
     """
-    default = get_variant(default_variant)
-    parser = _Parser(default, None if path is None else str(path))
-    for t in tokenize(text):
+    parser = _Parser(get_variant(default_variant), None if path is None else str(path), max_game_chars, hint)
+    for t in tokenize(source):
         parser.feed(t)
+        if len(parser.done) > 1:
+            yield from parser.ready()
     parser.finish()
-    return parser.games
+    yield from parser.done
+
+
+def read_pdn(
+    text: Source,
+    default_variant: Variant | str = "international",
+    path: str | None = None,
+    *,
+    max_game_chars: int | None = None,
+) -> list[PdnGame]:
+    """Every game of a PDN text (a string, a text stream or text pieces).
+
+    ``default_variant`` is used for games with neither a Variant nor a GameType tag; ``path`` only
+    names the source in error messages.  Reading problems are kept in each game's ``errors``; moves
+    are not checked against the rules until :func:`replay`.  :func:`iter_pdn` hands the games on one
+    at a time.
+
+    Raises:
+        UnknownVariantError: when ``default_variant`` is not a variant.
+    """
+    return list(iter_pdn(text, default_variant, path, max_game_chars=max_game_chars))
 
 
 def variant_for_gametype(value: str) -> Variant:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import DamasError
+from ..limits import NumberError, whole
 from .gather import Candidate
 
 DEFAULT_COUNT = 12
@@ -52,10 +53,12 @@ def parse_levels(text: str) -> tuple[int, int]:
         ValueError: with the reason, for anything else.
     """
     low, sep, high = text.strip().partition("-")
-    try:
-        a = int(low)
-        b = int(high) if sep else a
-    except ValueError:
+    try:  # ASCII digits within 1 to 5 (int() would take "٣" and thousands of digits)
+        a = whole(low.strip(), "level")
+        b = whole(high.strip(), "level") if sep else a
+    except NumberError as exc:
+        if "out of range" in str(exc):
+            raise ValueError(f"'{text}': levels go from 1 (very easy) to 5 (very hard), the lower first") from None
         raise ValueError(f"'{text}' is not a level or a range of levels (e.g. 3 or 2-3)") from None
     if not (1 <= a <= 5 and 1 <= b <= 5) or a > b:
         raise ValueError(f"'{text}': levels go from 1 (very easy) to 5 (very hard), the lower first")

@@ -15,10 +15,8 @@ import pytest
 
 import generator.build as build_module
 from generator.build import build
-from generator.cli import engine, main
+from generator.cli import main
 from generator.cpus import usable_cpus
-from generator.rules import Position, get_variant
-from generator.rules.perft import perft
 
 from .tiny_course import PAGE, files, run_damas, siblings, write_course
 
@@ -58,23 +56,6 @@ def test_cli_clamps_jobs_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 0
     cpus = usable_cpus()
     assert f"damas: --jobs 64 is more than the {cpus} CPU(s) available; using {cpus}" in err
-
-
-def test_perft_refuses_deep_runs_without_force(capsys: pytest.CaptureFixture[str]) -> None:
-    for variant, limit in (("american", 12), ("international", 10), ("turkish", 9)):
-        assert engine.perft_limit(get_variant(variant)) == limit
-        code = main(["perft", variant, str(limit + 1)])
-        err = capsys.readouterr().err
-        assert code == 2
-        assert f"limit {limit}" in err and "--force" in err and len(err.strip().splitlines()) == 1
-
-
-def test_perft_force_runs_above_the_limit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(engine.PERFT_LIMITS, 32, 2)
-    assert main(["perft", "american", "3"]) == 2
-    capsys.readouterr()
-    assert main(["perft", "american", "3", "--force"]) == 0
-    assert capsys.readouterr().out.strip() == str(perft(Position.start("american"), 3))
 
 
 def _signal_after_start(args: list[str], sig: int) -> subprocess.CompletedProcess[str]:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from generator.puzzles import dfpn
 from generator.puzzles.dfpn import CompiledTables, DfpnSolver, PythonTables
 from generator.puzzles.kernel import COMPILED_AVAILABLE, WHY_PURE
+from generator.puzzles.memory import Caps, caps
 from generator.puzzles.search import Budget, BudgetExceeded
 from generator.rules import Position
 from tests.search.catalog import SHOTS, Shot
@@ -67,13 +68,16 @@ def test_compiled_and_python_dfpn_agree_on_the_catalogue(shot: Shot) -> None:
     agree(pos, shot.goal, shot.depth + 2, leaf=3)
 
 
-def test_evicting_expanded_nodes_mid_search_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the expanded-node limit both searches drop every kept node, including those of the
-    frames still searching (the C search frees those when the frame ends)."""
+def test_evicting_expanded_nodes_mid_search_changes_nothing() -> None:
+    """Past the expanded-node bound (7 nodes and children) both searches drop every kept node,
+    including those of the frames still searching (the C search frees those when the frame ends)."""
     shot = max((s for s in SHOTS if s.goal != "draw"), key=lambda s: s.depth)
     pos = Position.from_fen(shot.variant, shot.fen)
-    monkeypatch.setattr(dfpn, "EXPANDED_LIMIT", 7)
-    fast, slow = pair(pos, leaf=1)
+    big = caps()
+    tiny = Caps(big.prover, big.proofs, big.work, 7, big.engine)
+    fast = DfpnSolver(pos.variant, core="compiled", caps=tiny)
+    slow = DfpnSolver(pos.variant, core="pure", caps=tiny)
+    fast.leaf_plies = slow.leaf_plies = 1
     a, b = fast.solve(pos, shot.goal, shot.depth + 4), slow.solve(pos, shot.goal, shot.depth + 4)
     same(a, b, shot.id)
     assert isinstance(fast.tables, CompiledTables) and fast.tables.dfpn.expanded_count <= 7

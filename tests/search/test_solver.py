@@ -524,7 +524,7 @@ def test_solve_text_output_and_errors(capsys) -> None:
     assert len(out) == 1
     assert re.fullmatch(r"g5-h6: forces gain:1; main line \(3 plies\): g5-h6 h2:f4 h6:f8:(c5|b4|a3)", out[0])
     assert main(["solve", "american", "W:W26,31,32:B1,17,19", "--goal", "gain:0"]) == EXIT_USAGE
-    assert "unknown goal 'gain:0'" in capsys.readouterr().err
+    assert "goal 'gain:0': 0 is out of range: give a whole number from 1 to 99" in capsys.readouterr().err
 
 
 def test_stipulation_parsing() -> None:
@@ -532,8 +532,11 @@ def test_stipulation_parsing() -> None:
     assert str(Stipulation.parse("gain:2")) == "gain:2"
     for good in ("win", "promote", "draw"):
         assert str(Stipulation.parse(good)) == good
-    for bad in ("gain", "gain:0", "gain:-1", "gain:x", "mate", ""):
+    for bad in ("gain", "mate", ""):
         with pytest.raises(ValueError, match="unknown goal"):
+            Stipulation.parse(bad)
+    for bad in ("gain:0", "gain:-1", "gain:x", "gain:100", "gain:٣"):
+        with pytest.raises(ValueError, match=r"goal 'gain:.*' is not a whole number|is out of range"):
             Stipulation.parse(bad)
 
 
