@@ -108,7 +108,7 @@ def _tmpfs(where: Path, size: str) -> Iterator[Path]:
 def test_real_full_and_read_only_disk(built: tuple[Path, Path, dict[str, bytes]], tmp_path: Path) -> None:
     """A tmpfs holding one build and a file that fills the rest; then the same remounted read-only."""
     lessons, _, _ = built
-    with _tmpfs(tmp_path / "disk", "100k") as disk:
+    with _tmpfs(tmp_path / "disk", "1m") as disk:  # room for one build (132 KB) and its staging copy
         out = disk / "site"
         build(out, lessons=[lessons], formats=["html"])
         before = files(out)

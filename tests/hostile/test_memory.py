@@ -9,6 +9,7 @@ linear.  No absolute figures: bench/memory.py reports those.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -53,8 +54,11 @@ def peak_kb(n: int, folder: Path) -> int:
     (the lessons and the output written in ``folder``)."""
     code = PEAK.format(bench=str(ROOT / "bench"))
     folder.mkdir()
+    # One layout thread: Typst's parallel layout makes the peak vary by up to 40 % between runs of the
+    # same course (measured: x0.75 to x1.45); on one thread the two intervals agree within 3 %.
+    env = {**os.environ, "RAYON_NUM_THREADS": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", code, str(n), str(folder)], capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", code, str(n), str(folder)], capture_output=True, text=True, timeout=300, env=env
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return int(done.stdout.split()[-1])
