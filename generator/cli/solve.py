@@ -112,11 +112,14 @@ def solve(
 
     try:
         stip = Stipulation.parse(goal)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--goal'") from None
+    try:
         game = Game(variant, fen, profile=profile)
     except DamasError:
         raise
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--goal' / '--draw-profile'") from None
+        raise click.BadParameter(str(exc), param_hint="'--draw-profile'") from None
     if tree and not as_json:
         raise click.UsageError("--tree goes with --json")
     if tree and (old or stip.goal == "draw"):
