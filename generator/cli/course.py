@@ -111,7 +111,13 @@ def schema(kind: str) -> None:
 @click.option(
     "--lessons", "lessons_dir", default=None, type=click.Path(), help="Lesson folder (default: the course's lessons/)."
 )
-@click.option("--jobs", type=Whole("jobs"), default=None, help="PDF processes (default 1; at most the number of CPUs).")
+@click.option(
+    "--jobs",
+    type=Whole("jobs"),
+    default=None,
+    help="Processes for the puzzle proofs (default: every CPU) and the PDFs (default 1: Typst uses every core "
+    "itself); at most the number of CPUs.",
+)
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )

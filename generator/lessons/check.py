@@ -241,21 +241,27 @@ def _mount_point(path: FsPath) -> bool:
         return False
 
 
-def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
-    """Check one lesson given as text (``path`` is only used in messages); ``proof_budget`` is the
-    node budget of each puzzle's proof (None: ``$DAMAS_PROOF_BUDGET`` or the default)."""
+def read_lesson(text: str, path: str) -> tuple[Document | None, Lesson | None, list[SourceError]]:
+    """The first stages of a check: the YAML with source positions, the bounds, the schema, the typed
+    lesson (positions parsed; no claim verified yet), with the errors found on the way."""
     doc, errors = load_document(text, path)
     if doc is None:
-        return None, errors
+        return None, None, errors
     too_much = lesson_bounds(doc)
     if too_much:  # nothing more is checked: the limits exist so that no stage pays for it
-        return None, sorted(set(errors + too_much))
+        return doc, None, errors + too_much
     schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
     invalid = {where for where, _ in schema_errors} | doc.refused  # refused values are unusable too
     lesson, build_errors = build_lesson(doc, invalid)
-    errors.extend(build_errors)
-    if lesson is None:
+    return doc, lesson, errors + build_errors
+
+
+def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
+    """Check one lesson given as text (``path`` is only used in messages); ``proof_budget`` is the
+    node budget of each puzzle's proof (None: ``$DAMAS_PROOF_BUDGET`` or the default)."""
+    doc, lesson, errors = read_lesson(text, path)
+    if doc is None or lesson is None:
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
     verifier.proof_budget = proof_budget

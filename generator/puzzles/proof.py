@@ -40,6 +40,7 @@ from ..rules.notation import line_text
 from ..rules.position import Position
 from .dfpn import DfpnSolver
 from .difficulty import solving_level
+from .play import result_play
 from .result import Problem, PuzzleResult, Refutation, Status
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
 from .themes import Line, auto_themes
@@ -147,6 +148,25 @@ def prove_puzzle(
     stip = goal if isinstance(goal, Stipulation) else Stipulation.parse(goal)
     proof = _Proof(position, stip, list(line), budget or resolve_budget(), profile, counters)
     return proof.run(default_margin(stip.goal) if margin is None else margin)
+
+
+def prove_for_pages(
+    position: Position,
+    goal: str,
+    line: list[Move],
+    *,
+    margin: int | None = None,
+    budget: Budget | None = None,
+    profile: DrawProfile | str | None = None,
+    counters: Counters | None = None,
+) -> PuzzleResult:
+    """:func:`prove_puzzle`, and for a sound puzzle the tree its page lets a student play
+    (:func:`generator.puzzles.play.result_play`): the check stage's one call per puzzle, so that
+    pages are drawn from the proof alone."""
+    result = prove_puzzle(position, goal, line, margin=margin, budget=budget, profile=profile, counters=counters)
+    if result.sound:
+        result.play = result_play(result, goal, profile)
+    return result
 
 
 class _Proof:

@@ -1,0 +1,185 @@
+"""Puzzle proofs ahead of the check, on every CPU.
+
+Proving a course's puzzles (:func:`generator.puzzles.proof.prove_for_pages`: the proof, the
+difficulty and the page's play tree) is most of a cold check, and each proof is independent of the
+others.  :func:`proofs_ahead` reads the lesson files once more before the check, hands every puzzle
+whose proof is not in the proof cache yet to a pool of worker processes, and, while they work, lets
+the check run as always: when the verifier asks the cache for a puzzle's proof
+(:meth:`generator.lessons.verify.Verifier.prove`), it gets the worker's result, waiting for it if
+need be, and the result is stored in the cache as the verifier would have stored it.  Each proof is
+made once; the verifier itself, its messages and their order are unchanged, so the check reports
+exactly what it reports without this.
+
+Only plain data crosses to the workers (the variant's name, a FEN, the moves in long notation, the
+counters and the draw profile) and only the result's JSON form comes back, read by the verifier like
+any stored result (every move matched against the engine's legal moves).  A worker that fails or
+dies costs nothing but time: the verifier then proves the puzzle itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from typing import Any
+
+from .. import cache as proof_cache
+from ..cpus import usable_cpus
+from ..errors import DamasError
+from ..inputfile import InputFileError, read_input
+from ..puzzles.proof import prove_for_pages, resolve_budget
+from ..puzzles.result import find_move
+from ..rules import Position
+from ..rules.draws import DrawProfile
+from ..rules.game import Counters
+from ..workers import watch_parent
+from .check import display_path, read_lesson
+from .model import Lesson
+from .verify_cache import KIND, proof_key
+
+AHEAD_MIN = 8
+"""Fewer proofs to make than this: the verifier makes them itself (starting workers costs about a
+second)."""
+
+
+@dataclass(frozen=True)
+class ProofJob:
+    """One puzzle's proof as plain data (what a worker process needs)."""
+
+    variant: str
+    fen: str
+    stipulation: str
+    moves: tuple[str, ...]
+    """The printed line in long notation."""
+    margin: int | None
+    budget: int | None
+    profile: DrawProfile
+    counters: Counters
+
+
+def prove_job(job: ProofJob) -> dict[str, Any]:
+    """In a worker: the puzzle's proof for the pages, as the result's JSON form."""
+    pos = Position.from_fen(job.variant, job.fen)
+    moves, cur = [], pos
+    for text in job.moves:
+        m = find_move(cur, text)
+        moves.append(m)
+        cur = cur.play(m)
+    result = prove_for_pages(
+        pos,
+        job.stipulation,
+        moves,
+        margin=job.margin,
+        budget=resolve_budget(job.budget),
+        profile=job.profile,
+        counters=job.counters,
+    )
+    return result.to_json()
+
+
+def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str, Any], ProofJob]]:
+    """The proof key and job of every puzzle of ``lesson`` whose printed line is made of legal
+    moves (the verifier reports the others)."""
+    out = []
+    budget = resolve_budget(proof_budget or lesson.proof_budget)
+    for p in lesson.puzzles:
+        cur, texts = p.position, []
+        try:
+            for step in p.solution:
+                m = cur.parse_move(step.move.value)
+                texts.append(cur.move_text(m, long=True))
+                cur = cur.play(m)
+        except DamasError:
+            continue
+        job = ProofJob(
+            p.position.variant.name,
+            p.position.fen(),
+            p.stipulation,
+            tuple(texts),
+            p.margin,
+            budget.nodes,
+            lesson.profile,
+            p.counters,
+        )
+        out.append((proof_key(p, lesson.profile, budget.nodes), job))
+    return out
+
+
+def file_lesson(path: FsPath) -> Lesson | None:
+    """The lesson in ``path`` as the check reads it, or None when it cannot be read or built (the
+    check reports why)."""
+    try:
+        text = read_input(path, "lesson_file_bytes").decode("utf-8-sig")
+    except (InputFileError, UnicodeDecodeError):
+        return None
+    return read_lesson(text, display_path(path))[1]
+
+
+class AheadCache(proof_cache.Cache):
+    """The active cache during the check: proofs being made by the workers are answered from them
+    (waiting when needed); everything else goes to ``base`` (None: nothing is kept)."""
+
+    def __init__(self, base: proof_cache.Cache | None) -> None:
+        super().__init__(base.root if base is not None else None)
+        self.base = base
+        self.pending: dict[str, Future[dict[str, Any]]] = {}
+
+    def get(self, kind: str, key: Any) -> Any | None:
+        future = self.pending.pop(self.digest(kind, key)[1], None) if kind == KIND else None
+        if future is not None:
+            try:
+                value = future.result()
+            except Exception:  # a dead or failing worker: the verifier proves it itself
+                return None
+            self.put(kind, key, value)
+            return value
+        return self.base.get(kind, key) if self.base is not None else None
+
+    def put(self, kind: str, key: Any, value: Any) -> None:
+        if self.base is not None:
+            self.base.put(kind, key, value)
+
+
+def _stored(base: proof_cache.Cache | None, key: dict[str, Any]) -> bool:
+    """Is there an entry for this proof already?  (Only its file is looked for: a damaged one is
+    found unusable by the verifier, which then proves the puzzle itself.)"""
+    return base is not None and base.path(KIND, base.digest(KIND, key)[1]).is_file()
+
+
+@contextlib.contextmanager
+def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int | None = None) -> Iterator[None]:
+    """Inside the block, the check finds the proofs of ``files``' puzzles made by ``jobs`` worker
+    processes (None: every usable CPU; 1, or fewer than :data:`AHEAD_MIN` proofs to make: no
+    workers, the verifier proves in line as without this)."""
+    base = proof_cache.active()
+    workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
+    todo: dict[str, ProofJob] = {}
+    if workers > 1:
+        for f in files:
+            lesson = file_lesson(f)
+            for key, job in lesson_jobs(lesson, proof_budget) if lesson is not None else []:
+                if not _stored(base, key):
+                    todo.setdefault(proof_cache.Cache.digest(KIND, key)[1], job)
+    if len(todo) < AHEAD_MIN:
+        yield
+        return
+    store = AheadCache(base)
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context, initializer=_worker_start)
+    try:
+        for digest, job in todo.items():  # in the check's order: it rarely waits for one
+            store.pending[digest] = pool.submit(prove_job, job)
+        with proof_cache.use(store):
+            yield
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_start() -> None:
+    """In a worker: Ctrl-C is the main process's to handle; exit when the main process is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()

@@ -1,0 +1,72 @@
+"""Puzzle proofs ahead of the check, in worker processes (generator/lessons/ahead.py): the check
+reports exactly what it reports without them, each proof is made once and stored, and a worker
+that fails costs only time."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+
+from generator.cache import Cache, use
+from generator.lessons.ahead import AHEAD_MIN, AheadCache, proofs_ahead
+from generator.lessons.check import CheckReport, check_paths, lesson_files
+from generator.lessons.verify_cache import KIND
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ["american/golpes.yaml", "brazilian/golpes.yaml", "russian/golpes.yaml"]
+
+
+@pytest.fixture(scope="module")
+def lessons(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ahead") / "lessons"
+    for name in FILES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "lessons" / name, root / name)
+    return root
+
+
+def _verdicts(report: CheckReport) -> list[tuple[str, dict[str, object]]]:
+    """Every sound puzzle's stored form (proof, defences, play tree) by lesson, in check order."""
+    out = []
+    for c in report.lessons:
+        for where, proof in c.puzzle_proofs.items():
+            data = proof.to_json()
+            data.pop("seconds")  # how long it took is not part of the verdict
+            out.append((f"{c.lesson.path}:{where}", data))
+    return out
+
+
+def _check(lessons: Path, store: Cache | None, jobs: int | None) -> CheckReport:
+    files, _ = lesson_files([lessons])
+    with use(store), proofs_ahead(files, jobs=jobs):
+        return check_paths([lessons])
+
+
+def test_workers_prove_what_the_check_proves_once_each(lessons: Path, tmp_path: Path) -> None:
+    alone = _check(lessons, None, 1)
+    count = sum(len(c.puzzle_proofs) for c in alone.lessons)
+    assert count >= AHEAD_MIN, "enough puzzles for the workers to start"
+    store = Cache(tmp_path / "c")
+    ahead = _check(lessons, store, 2)
+    assert ahead.errors == alone.errors and ahead.warnings == alone.warnings
+    assert _verdicts(ahead) == _verdicts(alone)
+    assert all(proof.play is not None for c in ahead.lessons for proof in c.puzzle_proofs.values())
+    assert store.writes == count and store.misses == 0, "each proof made once (in a worker) and stored"
+    warm = Cache(tmp_path / "c")
+    again = _check(lessons, warm, 2)
+    assert warm.hits == count and warm.writes == 0, "nothing left to prove: no workers, every proof read"
+    assert _verdicts(again) == _verdicts(alone)
+
+
+def test_a_failed_worker_leaves_the_proof_to_the_verifier() -> None:
+    store = AheadCache(None)
+    key = {"fen": "W:W1:B2"}
+    failed: Future[dict[str, object]] = Future()
+    failed.set_exception(RuntimeError("the worker died"))
+    store.pending[store.digest(KIND, key)[1]] = failed
+    assert store.get(KIND, key) is None
+    assert store.pending == {}
+    assert store.get(KIND, key) is None, "with no base cache nothing is kept"
