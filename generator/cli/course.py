@@ -52,6 +52,8 @@ def check(
     from ..cache import open_cache, use
     from ..course import check_course
     from ..endgame.tables import building_progress
+    from ..lessons.ahead import proofs_ahead
+    from ..lessons.check import lesson_files
     from ..lessons.glossary import GlossaryError, load_glossary
 
     try:
@@ -63,8 +65,15 @@ def check(
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
     if strict_text:
         course = replace(course, strict_text=True)
+    # The puzzles are proven ahead on every CPU (generator/lessons/ahead.py).
+    lesson_paths, _ = lesson_files(list(paths) or [course.lessons])
     # An ending claim may need endgame tables built first: their progress shows on a terminal.
-    with use(open_cache(not no_cache)), Progress() as progress, building_progress(progress):
+    with (
+        use(open_cache(not no_cache)),
+        Progress() as progress,
+        building_progress(progress),
+        proofs_ahead(lesson_paths, course.proof_budget),
+    ):
         report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()
