@@ -234,12 +234,17 @@ def main() -> int:
             out = work / f"output-{run}"
             cache = Cache(work / f"cache-{run}")
             os.environ["DAMAS_CACHE_DIR"] = str(cache.root)  # the endgame tables start empty too
+            children = os.times().children_user + os.times().children_system
             summary, wall, cpu = timed(
                 lambda out=out, cache=cache: build(out, lessons=[lessons], formats=formats, cache=cache, **jobs)
             )
+            workers = os.times().children_user + os.times().children_system - children
             colds.append((wall, cpu))
-            print(f"cold build {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU; " + ", ".join(
-                f"{k} {v:.1f} s" for k, v in summary.stages.items()))  # fmt: skip
+            stages = ", ".join(f"{k} {v:.1f} s" for k, v in summary.stages.items())
+            print(
+                f"cold build {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU ({cpu - workers:.1f} s in this process, "
+                f"{workers:.1f} s in workers); {stages}"
+            )
         print(
             f"course: {summary.pages} pages, {summary.diagrams} diagrams, {summary.puzzles} puzzles"
             f"{f' ({added} added from mined files)' if added else ''}, {summary.pdfs} PDFs"

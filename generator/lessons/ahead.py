@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import signal
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -31,54 +29,17 @@ from .. import cache as proof_cache
 from ..cpus import usable_cpus
 from ..errors import DamasError
 from ..inputfile import InputFileError, read_input
-from ..puzzles.proof import prove_for_pages, resolve_budget
-from ..puzzles.result import find_move
-from ..rules import Position
-from ..rules.draws import DrawProfile
-from ..rules.game import Counters
-from ..workers import watch_parent
-from .check import display_path, read_lesson
-from .model import Lesson
+from ..puzzles.proof import ProofJob, prove_job, resolve_budget
+from ..workers import quiet_worker
+from .bounds import lesson_bounds
+from .check import display_path
+from .model import Lesson, build_lesson
+from .source import load_document
 from .verify_cache import KIND, proof_key
 
 AHEAD_MIN = 8
 """Fewer proofs to make than this: the verifier makes them itself (starting workers costs about a
 second)."""
-
-
-@dataclass(frozen=True)
-class ProofJob:
-    """One puzzle's proof as plain data (what a worker process needs)."""
-
-    variant: str
-    fen: str
-    stipulation: str
-    moves: tuple[str, ...]
-    """The printed line in long notation."""
-    margin: int | None
-    budget: int | None
-    profile: DrawProfile
-    counters: Counters
-
-
-def prove_job(job: ProofJob) -> dict[str, Any]:
-    """In a worker: the puzzle's proof for the pages, as the result's JSON form."""
-    pos = Position.from_fen(job.variant, job.fen)
-    moves, cur = [], pos
-    for text in job.moves:
-        m = find_move(cur, text)
-        moves.append(m)
-        cur = cur.play(m)
-    result = prove_for_pages(
-        pos,
-        job.stipulation,
-        moves,
-        margin=job.margin,
-        budget=resolve_budget(job.budget),
-        profile=job.profile,
-        counters=job.counters,
-    )
-    return result.to_json()
 
 
 def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str, Any], ProofJob]]:
@@ -110,13 +71,20 @@ def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str
 
 
 def file_lesson(path: FsPath) -> Lesson | None:
-    """The lesson in ``path`` as the check reads it, or None when it cannot be read or built (the
-    check reports why)."""
+    """The lesson in ``path``, read as the check reads it but without the schema (the check reports
+    what is wrong with it), or None when it cannot be read or built.  A lesson built from a file the
+    schema refuses can only give keys the verifier does not ask for: it then proves in line."""
     try:
         text = read_input(path, "lesson_file_bytes").decode("utf-8-sig")
     except (InputFileError, UnicodeDecodeError):
         return None
-    return read_lesson(text, display_path(path))[1]
+    doc, _ = load_document(text, display_path(path))
+    if doc is None or lesson_bounds(doc):
+        return None
+    try:
+        return build_lesson(doc, set(doc.refused))[0]
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, DamasError):
+        return None  # a shape the schema would have refused first
 
 
 class AheadCache(proof_cache.Cache):
@@ -169,7 +137,7 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
         return
     store = AheadCache(base)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context, initializer=_worker_start)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context, initializer=quiet_worker)
     try:
         for digest, job in todo.items():  # in the check's order: it rarely waits for one
             store.pending[digest] = pool.submit(prove_job, job)
@@ -177,9 +145,3 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
             yield
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_start() -> None:
-    """In a worker: Ctrl-C is the main process's to handle; exit when the main process is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    watch_parent()

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from ..rules.draws import DrawProfile
 from ..rules.game import Counters, Game, Outcome
@@ -41,7 +43,7 @@ from ..rules.position import Position
 from .dfpn import DfpnSolver
 from .difficulty import solving_level
 from .play import result_play
-from .result import Problem, PuzzleResult, Refutation, Status
+from .result import Problem, PuzzleResult, Refutation, Status, find_move
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
 from .themes import Line, auto_themes
 from .tree import line_tree
@@ -167,6 +169,42 @@ def prove_for_pages(
     if result.sound:
         result.play = result_play(result, goal, profile)
     return result
+
+
+@dataclass(frozen=True)
+class ProofJob:
+    """One puzzle's proof as plain data (what a worker process needs)."""
+
+    variant: str
+    fen: str
+    stipulation: str
+    moves: tuple[str, ...]
+    """The printed line in long notation."""
+    margin: int | None
+    budget: int | None
+    profile: DrawProfile
+    counters: Counters
+
+
+def prove_job(job: ProofJob) -> dict[str, Any]:
+    """:func:`prove_for_pages` from plain data, its result as JSON (run in a worker process of the
+    build, generator/lessons/ahead.py: only this module and what it imports are loaded there)."""
+    pos = Position.from_fen(job.variant, job.fen)
+    moves, cur = [], pos
+    for text in job.moves:
+        m = find_move(cur, text)
+        moves.append(m)
+        cur = cur.play(m)
+    result = prove_for_pages(
+        pos,
+        job.stipulation,
+        moves,
+        margin=job.margin,
+        budget=resolve_budget(job.budget),
+        profile=job.profile,
+        counters=job.counters,
+    )
+    return result.to_json()
 
 
 class _Proof:
