@@ -27,9 +27,11 @@ from typing import Any
 
 from .. import cache as proof_cache
 from ..cpus import usable_cpus
+from ..endgame.prebuild import Wanted, build_slices, is_built, wanted_material
 from ..errors import DamasError
 from ..inputfile import InputFileError, read_input
 from ..puzzles.proof import ProofJob, prove_job, resolve_budget
+from ..rules import get_variant
 from ..workers import quiet_worker
 from .bounds import lesson_bounds
 from .check import display_path
@@ -48,6 +50,8 @@ def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str
     out = []
     budget = resolve_budget(proof_budget or lesson.proof_budget)
     for p in lesson.puzzles:
+        if p.position.variant != get_variant(p.position.variant.name):
+            continue  # a worker knows variants by name only
         cur, texts = p.position, []
         try:
             for step in p.solution:
@@ -67,6 +71,17 @@ def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str
             p.counters,
         )
         out.append((proof_key(p, lesson.profile, budget.nodes), job))
+    return out
+
+
+def lesson_endings(lesson: Lesson) -> list[Wanted]:
+    """The materials of the lesson's ending claims (generator/endgame/prebuild.py)."""
+    out = []
+    for d in lesson.diagrams():
+        claims = [c for c in d.claims if isinstance(c, dict) and "ending" in c and "line" not in c]
+        wanted = wanted_material(d.position) if claims and d.position.variant == lesson.variant else None
+        if wanted is not None:
+            out.append(wanted)
     return out
 
 
@@ -118,29 +133,50 @@ def _stored(base: proof_cache.Cache | None, key: dict[str, Any]) -> bool:
     return base is not None and base.path(KIND, base.digest(KIND, key)[1]).is_file()
 
 
+def _work(
+    files: list[FsPath], base: proof_cache.Cache | None, proof_budget: int | None
+) -> tuple[dict[str, ProofJob], dict[str, list[Wanted]]]:
+    """The proofs not stored yet (by cache digest, in the check's order) and, per variant, the
+    endgame slices of ending claims not built yet."""
+    todo: dict[str, ProofJob] = {}
+    endings: dict[str, list[Wanted]] = {}
+    for f in files:
+        lesson = file_lesson(f)
+        if lesson is None:
+            continue
+        for key, job in lesson_jobs(lesson, proof_budget):
+            if not _stored(base, key):
+                todo.setdefault(proof_cache.Cache.digest(KIND, key)[1], job)
+        name = lesson.variant.name
+        for wanted in lesson_endings(lesson):
+            if wanted not in endings.get(name, []) and not is_built(name, wanted):
+                endings.setdefault(name, []).append(wanted)
+    return todo, endings
+
+
 @contextlib.contextmanager
 def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int | None = None) -> Iterator[None]:
     """Inside the block, the check finds the proofs of ``files``' puzzles made by ``jobs`` worker
     processes (None: every usable CPU; 1, or fewer than :data:`AHEAD_MIN` proofs to make: no
-    workers, the verifier proves in line as without this)."""
+    workers, the verifier proves in line as without this), and the endgame slices its ending claims
+    read already built by them (the check starts when they are)."""
     base = proof_cache.active()
     workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
-    todo: dict[str, ProofJob] = {}
-    if workers > 1:
-        for f in files:
-            lesson = file_lesson(f)
-            for key, job in lesson_jobs(lesson, proof_budget) if lesson is not None else []:
-                if not _stored(base, key):
-                    todo.setdefault(proof_cache.Cache.digest(KIND, key)[1], job)
-    if len(todo) < AHEAD_MIN:
+    todo, endings = _work(files, base, proof_budget) if workers > 1 else ({}, {})
+    if len(todo) < AHEAD_MIN and not endings:
         yield
         return
     store = AheadCache(base)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context, initializer=quiet_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
     try:
-        for digest, job in todo.items():  # in the check's order: it rarely waits for one
+        # the slices first, one variant a job: the check reads them from its first lesson on
+        slices = [pool.submit(build_slices, name, wanted) for name, wanted in endings.items()]
+        for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
             store.pending[digest] = pool.submit(prove_job, job)
+        for future in slices:
+            with contextlib.suppress(Exception):  # a failed build: the check builds the slices itself
+                future.result()
         with proof_cache.use(store):
             yield
     finally:

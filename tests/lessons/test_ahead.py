@@ -70,3 +70,27 @@ def test_a_failed_worker_leaves_the_proof_to_the_verifier() -> None:
     assert store.get(KIND, key) is None
     assert store.pending == {}
     assert store.get(KIND, key) is None, "with no base cache nothing is kept"
+
+
+def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endgame slices a lesson's ending claims read are built by a worker before the check,
+    into the same cache folder, and the check reports the same."""
+    from generator.endgame.prebuild import is_built
+    from generator.lessons.ahead import file_lesson, lesson_endings
+
+    root = tmp_path / "lessons" / "american"
+    root.mkdir(parents=True)
+    shutil.copy(ROOT / "lessons" / "american" / "finais.yaml", root / "finais.yaml")
+    lesson = file_lesson(root / "finais.yaml")
+    assert lesson is not None
+    wanted = lesson_endings(lesson)
+    assert wanted, "the lesson has ending claims"
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables-alone"))
+    alone = check_paths([root])
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables"))
+    assert not any(is_built("american", w) for w in wanted)
+    with proofs_ahead([root / "finais.yaml"], jobs=2):
+        assert all(is_built("american", w) for w in wanted), "built before the check starts"
+        ahead = check_paths([root])
+    assert ahead.errors == alone.errors and ahead.ok
+    assert ahead.counts() == alone.counts()
