@@ -65,14 +65,13 @@ def check(
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
     if strict_text:
         course = replace(course, strict_text=True)
-    # The puzzles are proven ahead on every CPU (generator/lessons/ahead.py).
-    lesson_paths, _ = lesson_files(list(paths) or [course.lessons])
-    # An ending claim may need endgame tables built first: their progress shows on a terminal.
+    # An ending claim may need endgame tables built first: their progress shows on a terminal.  The
+    # puzzles are proven ahead on every CPU (generator/lessons/ahead.py).
     with (
         use(open_cache(not no_cache)),
         Progress() as progress,
         building_progress(progress),
-        proofs_ahead(lesson_paths, course.proof_budget),
+        proofs_ahead(lesson_files(list(paths) or [course.lessons])[0], course.proof_budget),
     ):
         report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
