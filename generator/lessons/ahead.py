@@ -33,10 +33,8 @@ from ..inputfile import InputFileError, read_input
 from ..puzzles.proof import ProofJob, prove_job, resolve_budget
 from ..rules import get_variant
 from ..workers import quiet_worker
-from .bounds import lesson_bounds
-from .check import display_path
-from .model import Lesson, build_lesson
-from .source import load_document
+from .check import Read, display_path, read_ahead, read_lesson
+from .model import Lesson
 from .verify_cache import KIND, proof_key
 
 AHEAD_MIN = 8
@@ -85,21 +83,19 @@ def lesson_endings(lesson: Lesson) -> list[Wanted]:
     return out
 
 
-def file_lesson(path: FsPath) -> Lesson | None:
-    """The lesson in ``path``, read as the check reads it but without the schema (the check reports
-    what is wrong with it), or None when it cannot be read or built.  A lesson built from a file the
-    schema refuses can only give keys the verifier does not ask for: it then proves in line."""
+def file_lesson(path: FsPath, kept: dict[tuple[str, str], Read] | None = None) -> Lesson | None:
+    """The lesson in ``path``, read as the check reads it (and kept in ``kept`` for the check,
+    :func:`generator.lessons.check.read_ahead`), or None when it cannot be read or built (the check
+    reports why)."""
     try:
         text = read_input(path, "lesson_file_bytes").decode("utf-8-sig")
     except (InputFileError, UnicodeDecodeError):
         return None
-    doc, _ = load_document(text, display_path(path))
-    if doc is None or lesson_bounds(doc):
-        return None
-    try:
-        return build_lesson(doc, set(doc.refused))[0]
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError, DamasError):
-        return None  # a shape the schema would have refused first
+    shown = display_path(path)
+    read = read_lesson(text, shown)
+    if kept is not None:
+        kept[(shown, text)] = read
+    return read[1]
 
 
 class AheadCache(proof_cache.Cache):
@@ -134,14 +130,14 @@ def _stored(base: proof_cache.Cache | None, key: dict[str, Any]) -> bool:
 
 
 def _work(
-    files: list[FsPath], base: proof_cache.Cache | None, proof_budget: int | None
+    files: list[FsPath], base: proof_cache.Cache | None, proof_budget: int | None, kept: dict[tuple[str, str], Read]
 ) -> tuple[dict[str, ProofJob], dict[str, list[Wanted]]]:
     """The proofs not stored yet (by cache digest, in the check's order) and, per variant, the
-    endgame slices of ending claims not built yet."""
+    endgame slices of ending claims not built yet; the lessons read are kept for the check."""
     todo: dict[str, ProofJob] = {}
     endings: dict[str, list[Wanted]] = {}
     for f in files:
-        lesson = file_lesson(f)
+        lesson = file_lesson(f, kept)
         if lesson is None:
             continue
         for key, job in lesson_jobs(lesson, proof_budget):
@@ -162,10 +158,21 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
     read already built by them (the check starts when they are)."""
     base = proof_cache.active()
     workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
-    todo, endings = _work(files, base, proof_budget) if workers > 1 else ({}, {})
-    if len(todo) < AHEAD_MIN and not endings:
-        yield
-        return
+    with read_ahead() as kept:
+        todo, endings = _work(files, base, proof_budget, kept) if workers > 1 else ({}, {})
+        if len(todo) < AHEAD_MIN and not endings:
+            yield
+            return
+        with _pool(workers, base, todo, endings):
+            yield
+
+
+@contextlib.contextmanager
+def _pool(
+    workers: int, base: proof_cache.Cache | None, todo: dict[str, ProofJob], endings: dict[str, list[Wanted]]
+) -> Iterator[None]:
+    """The worker processes, given the slices to build, then the proofs; the check waits for the
+    slices and finds the proofs in the active cache."""
     store = AheadCache(base)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)

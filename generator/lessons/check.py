@@ -7,12 +7,14 @@ at the first error of a file, and one file's errors never hide another's.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import errno
 import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
@@ -241,9 +243,34 @@ def _mount_point(path: FsPath) -> bool:
         return False
 
 
-def read_lesson(text: str, path: str) -> tuple[Document | None, Lesson | None, list[SourceError]]:
+Read = tuple[Document | None, Lesson | None, list[SourceError]]
+"""What :func:`read_lesson` gives: the document, the lesson (None when it cannot be built), the errors."""
+
+_READ_AHEAD: contextvars.ContextVar[dict[tuple[str, str], Read] | None] = contextvars.ContextVar(
+    "damas_lessons_read_ahead", default=None
+)
+
+
+@contextlib.contextmanager
+def read_ahead() -> Iterator[dict[tuple[str, str], Read]]:
+    """Inside the block, lessons read ahead (generator/lessons/ahead.py puts them in the dict it
+    yields, by path as shown and text) are taken from it, once each, when the check reads the same
+    text: each file is parsed once."""
+    kept: dict[tuple[str, str], Read] = {}
+    token = _READ_AHEAD.set(kept)
+    try:
+        yield kept
+    finally:
+        _READ_AHEAD.reset(token)
+
+
+def read_lesson(text: str, path: str) -> Read:
     """The first stages of a check: the YAML with source positions, the bounds, the schema, the typed
     lesson (positions parsed; no claim verified yet), with the errors found on the way."""
+    ahead = _READ_AHEAD.get()
+    kept = ahead.pop((path, text), None) if ahead is not None else None
+    if kept is not None:
+        return kept
     doc, errors = load_document(text, path)
     if doc is None:
         return None, None, errors

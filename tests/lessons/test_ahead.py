@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.cache import Cache, use
+from generator.lessons import check as check_module
 from generator.lessons.ahead import AHEAD_MIN, AheadCache, proofs_ahead
 from generator.lessons.check import CheckReport, check_paths, lesson_files
 from generator.lessons.verify_cache import KIND
@@ -45,7 +46,9 @@ def _check(lessons: Path, store: Cache | None, jobs: int | None) -> CheckReport:
         return check_paths([lessons])
 
 
-def test_workers_prove_what_the_check_proves_once_each(lessons: Path, tmp_path: Path) -> None:
+def test_workers_prove_what_the_check_proves_once_each(
+    lessons: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alone = _check(lessons, None, 1)
     count = sum(len(c.puzzle_proofs) for c in alone.lessons)
     assert count >= AHEAD_MIN, "enough puzzles for the workers to start"
@@ -56,7 +59,11 @@ def test_workers_prove_what_the_check_proves_once_each(lessons: Path, tmp_path: 
     assert all(proof.play is not None for c in ahead.lessons for proof in c.puzzle_proofs.values())
     assert store.writes == count and store.misses == 0, "each proof made once (in a worker) and stored"
     warm = Cache(tmp_path / "c")
+    parsed: list[str] = []
+    load = check_module.load_document
+    monkeypatch.setattr(check_module, "load_document", lambda text, path: parsed.append(path) or load(text, path))
     again = _check(lessons, warm, 2)
+    assert len(parsed) == len(FILES), "each file parsed once: read ahead, then taken by the check"
     assert warm.hits == count and warm.writes == 0, "nothing left to prove: no workers, every proof read"
     assert _verdicts(again) == _verdicts(alone)
 
