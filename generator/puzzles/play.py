@@ -209,7 +209,10 @@ def _node_from(data: Any, pos: Position, plies: int) -> PlayNode:
         m = _legal(legal, text)
         node.children[m] = _node_from(child, pos.play(m), plies - 1)
     for text, line in data.get("refutations", []):
-        node.refutations[_legal(legal, text)] = _line(pos, line)
+        m = _legal(legal, text)
+        if not isinstance(line, list) or line[:1] not in ([], [text]):
+            raise ValueError("a refutation that does not start with its move")
+        node.refutations[m] = [m, *_line(pos.play(m), line[1:])] if line else []
     return node
 
 
@@ -220,11 +223,14 @@ def _legal(legal: dict[str, Move], text: Any) -> Move:
 
 
 def _line(pos: Position, texts: Any) -> list[Move]:
+    """A stored line played from ``pos``, each move matched against the legal moves where it stands."""
     if not isinstance(texts, list):
         raise ValueError("not a line")
     out = []
     for text in texts:
-        m = _legal({pos.move_text(x, long=True): x for x in pos.legal_moves()}, text)
+        m = next((x for x in pos.legal_moves() if pos.move_text(x, long=True) == text), None)
+        if m is None:
+            raise ValueError(f"no legal move {text!r}")
         out.append(m)
         pos = pos.play(m)
     return out
