@@ -2,9 +2,11 @@
 
 Proving a course's puzzles (:func:`generator.puzzles.proof.prove_for_pages`: the proof, the
 difficulty and the page's play tree) is most of a cold check, and each proof is independent of the
-others.  :func:`proofs_ahead` reads the lesson files once more before the check, hands every puzzle
-whose proof is not in the proof cache yet to a pool of worker processes, and, while they work, lets
-the check run as always: when the verifier asks the cache for a puzzle's proof
+others.  :func:`proofs_ahead` reads the lesson files before the check (and keeps them for it:
+:func:`generator.lessons.check.read_ahead`, each file is parsed once), has the workers build the
+endgame slices the ending claims read (:mod:`generator.endgame.prebuild`), hands every puzzle whose
+proof is not in the proof cache yet to them, and, while they work, lets the check run as always:
+when the verifier asks the cache for a puzzle's proof
 (:meth:`generator.lessons.verify.Verifier.prove`), it gets the worker's result, waiting for it if
 need be, and the result is stored in the cache as the verifier would have stored it.  Each proof is
 made once; the verifier itself, its messages and their order are unchanged, so the check reports
