@@ -36,6 +36,7 @@ from .course import Course, check_course
 from .cpus import usable_cpus
 from .errors import DamasError
 from .incremental import Unchanged, job_key, manifest_text, previous_manifest
+from .lessons.ahead import proofs_ahead
 from .lessons.check import CheckedLesson, CheckReport, lesson_files
 from .lessons.source import SourceError
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous
@@ -193,7 +194,8 @@ def check(config: Config, sources: Sources) -> Checked:
     Raises:
         BuildRefused: when any lesson fails (or a file could not be found or read).
     """
-    report = check_course(config.course, sources.files)
+    with proofs_ahead(sources.files, config.course.proof_budget, config.jobs):
+        report = check_course(config.course, sources.files)
     if sources.errors:
         report.errors = sorted(report.errors + sources.errors)
     if not report.ok:

@@ -11,6 +11,7 @@ ctypes; a half-second poll costs nothing).
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -28,3 +29,11 @@ def watch_parent() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="damas-watch-parent", daemon=True).start()
+
+
+def quiet_worker() -> None:
+    """A pool initializer for workers of a command run from a terminal: Ctrl-C (sent to the whole
+    process group) is the main process's to handle, and the worker exits once the main process is
+    gone (:func:`watch_parent`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()

@@ -244,3 +244,26 @@ def test_lessons_import_puzzles_and_never_the_reverse() -> None:
         if a.startswith("generator.puzzles") and b.startswith("generator.lessons")
     ]
     assert reverse == []
+
+
+SOLVER = frozenset(
+    {
+        "generator.puzzles.search",
+        "generator.puzzles.dfpn",
+        "generator.puzzles.kernel",
+        "generator.puzzles._search",
+        "generator.puzzles.proof",
+        "generator.puzzles.engine",
+    }
+)
+"""The modules that search positions: the provers, their kernels, the proof, the playing engine."""
+
+
+def test_the_renderer_runs_no_solver() -> None:
+    """Pages and books are drawn from the check's proof results (the page's play tree included,
+    generator/puzzles/play.py): nothing under render/ imports a search."""
+    render = [name for name in GRAPH if name.startswith("generator.render.")]
+    assert len(render) > 10
+    assert set(MODULES) >= SOLVER, "every solver module named here exists"
+    found = sorted((a, b) for a in render for b in GRAPH[a] if b in SOLVER)
+    assert found == []

@@ -52,6 +52,8 @@ def check(
     from ..cache import open_cache, use
     from ..course import check_course
     from ..endgame.tables import building_progress
+    from ..lessons.ahead import proofs_ahead
+    from ..lessons.check import lesson_files
     from ..lessons.glossary import GlossaryError, load_glossary
 
     try:
@@ -63,8 +65,14 @@ def check(
     course = locate_course(course_dir, lessons="." if paths and course_dir is None else None)
     if strict_text:
         course = replace(course, strict_text=True)
-    # An ending claim may need endgame tables built first: their progress shows on a terminal.
-    with use(open_cache(not no_cache)), Progress() as progress, building_progress(progress):
+    # An ending claim may need endgame tables built first: their progress shows on a terminal.  The
+    # puzzles are proven ahead on every CPU (generator/lessons/ahead.py).
+    with (
+        use(open_cache(not no_cache)),
+        Progress() as progress,
+        building_progress(progress),
+        proofs_ahead(lesson_files(list(paths) or [course.lessons])[0], course.proof_budget),
+    ):
         report = check_course(course, paths or None, glossary=glossary)
     seconds = time.perf_counter() - started
     counts = report.counts()
@@ -111,7 +119,13 @@ def schema(kind: str) -> None:
 @click.option(
     "--lessons", "lessons_dir", default=None, type=click.Path(), help="Lesson folder (default: the course's lessons/)."
 )
-@click.option("--jobs", type=Whole("jobs"), default=None, help="PDF processes (default 1; at most the number of CPUs).")
+@click.option(
+    "--jobs",
+    type=Whole("jobs"),
+    default=None,
+    help="Processes for the puzzle proofs (default: every CPU) and the PDFs (default 1: Typst uses every core "
+    "itself); at most the number of CPUs.",
+)
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
 )

@@ -7,12 +7,14 @@ at the first error of a file, and one file's errors never hide another's.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import errno
 import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from urllib.parse import urlparse
@@ -241,21 +243,52 @@ def _mount_point(path: FsPath) -> bool:
         return False
 
 
-def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
-    """Check one lesson given as text (``path`` is only used in messages); ``proof_budget`` is the
-    node budget of each puzzle's proof (None: ``$DAMAS_PROOF_BUDGET`` or the default)."""
+Read = tuple[Document | None, Lesson | None, list[SourceError]]
+"""What :func:`read_lesson` gives: the document, the lesson (None when it cannot be built), the errors."""
+
+_READ_AHEAD: contextvars.ContextVar[dict[tuple[str, str], Read] | None] = contextvars.ContextVar(
+    "damas_lessons_read_ahead", default=None
+)
+
+
+@contextlib.contextmanager
+def read_ahead() -> Iterator[dict[tuple[str, str], Read]]:
+    """Inside the block, lessons read ahead (generator/lessons/ahead.py puts them in the dict it
+    yields, by path as shown and text) are taken from it, once each, when the check reads the same
+    text: each file is parsed once."""
+    kept: dict[tuple[str, str], Read] = {}
+    token = _READ_AHEAD.set(kept)
+    try:
+        yield kept
+    finally:
+        _READ_AHEAD.reset(token)
+
+
+def read_lesson(text: str, path: str) -> Read:
+    """The first stages of a check: the YAML with source positions, the bounds, the schema, the typed
+    lesson (positions parsed; no claim verified yet), with the errors found on the way."""
+    ahead = _READ_AHEAD.get()
+    kept = ahead.pop((path, text), None) if ahead is not None else None
+    if kept is not None:
+        return kept
     doc, errors = load_document(text, path)
     if doc is None:
-        return None, errors
+        return None, None, errors
     too_much = lesson_bounds(doc)
     if too_much:  # nothing more is checked: the limits exist so that no stage pays for it
-        return None, sorted(set(errors + too_much))
+        return doc, None, errors + too_much
     schema_errors = [(where, e) for where, e in validate(doc) if not any(where[: len(r)] == r for r in doc.refused)]
     errors.extend(e for _, e in schema_errors)
     invalid = {where for where, _ in schema_errors} | doc.refused  # refused values are unusable too
     lesson, build_errors = build_lesson(doc, invalid)
-    errors.extend(build_errors)
-    if lesson is None:
+    return doc, lesson, errors + build_errors
+
+
+def check_text(text: str, path: str, proof_budget: int | None = None) -> tuple[CheckedLesson | None, list[SourceError]]:
+    """Check one lesson given as text (``path`` is only used in messages); ``proof_budget`` is the
+    node budget of each puzzle's proof (None: ``$DAMAS_PROOF_BUDGET`` or the default)."""
+    doc, lesson, errors = read_lesson(text, path)
+    if doc is None or lesson is None:
         return None, sorted(set(errors))
     verifier = Verifier(doc, lesson)
     verifier.proof_budget = proof_budget

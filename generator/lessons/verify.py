@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from .. import cache as proof_cache
 from ..errors import DamasError
-from ..puzzles.proof import prove_puzzle, resolve_budget
+from ..puzzles.proof import prove_for_pages, resolve_budget
 from ..puzzles.result import Problem, PuzzleResult
 from ..rules import IllegalMoveError, Move, Position
 from ..rules.draws import Repetition
@@ -511,7 +511,8 @@ class Verifier:
         """The puzzle's proof (:func:`generator.puzzles.proof.prove_puzzle`: the line meets the
         goal, the key and each later solver move force it, no cook, a real combination, all within
         the proof budget), its problems reported at their places in the file, and the result kept
-        for the books when the puzzle is sound.
+        for the books and pages when the puzzle is sound, with the tree its page lets the student
+        play (:func:`generator.puzzles.proof.prove_for_pages`).
 
         With a proof cache active (:mod:`generator.cache`) the result, failures included, is read
         from it when everything the proof depends on is unchanged, and stored after a fresh proof."""
@@ -520,7 +521,7 @@ class Verifier:
         key = proof_key(p, self.lesson.profile, budget.nodes) if cache is not None else None
         result = _stored(cache.get(PROOF_KIND, key), p.position) if cache is not None else None
         if result is None:
-            result = prove_puzzle(
+            result = prove_for_pages(  # the page's tree is part of the proof: the renderer runs no solver
                 p.position,
                 p.stipulation,
                 moves,

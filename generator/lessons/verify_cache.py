@@ -16,9 +16,9 @@ from ..cache import plain, rules_key, source_fingerprint
 from ..puzzles.search import SEARCH_VERSION
 from .model import Puzzle
 
-PROOF_FORMAT = 2
+PROOF_FORMAT = 3
 """Bump when a cached verdict could differ from a fresh one (the proof standard, its messages, the
-themes or difficulty, the stored form)."""
+themes or difficulty, the page's play tree, the stored form).  3: the result carries the play tree."""
 PROOF_SOURCES = (
     "rules",
     "puzzles",

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from ..rules.draws import DrawProfile
 from ..rules.game import Counters, Game, Outcome
@@ -40,7 +42,8 @@ from ..rules.notation import line_text
 from ..rules.position import Position
 from .dfpn import DfpnSolver
 from .difficulty import solving_level
-from .result import Problem, PuzzleResult, Refutation, Status
+from .play import result_play
+from .result import Problem, PuzzleResult, Refutation, Status, find_move
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
 from .themes import Line, auto_themes
 from .tree import line_tree
@@ -147,6 +150,61 @@ def prove_puzzle(
     stip = goal if isinstance(goal, Stipulation) else Stipulation.parse(goal)
     proof = _Proof(position, stip, list(line), budget or resolve_budget(), profile, counters)
     return proof.run(default_margin(stip.goal) if margin is None else margin)
+
+
+def prove_for_pages(
+    position: Position,
+    goal: str,
+    line: list[Move],
+    *,
+    margin: int | None = None,
+    budget: Budget | None = None,
+    profile: DrawProfile | str | None = None,
+    counters: Counters | None = None,
+) -> PuzzleResult:
+    """:func:`prove_puzzle`, and for a sound puzzle the tree its page lets a student play
+    (:func:`generator.puzzles.play.result_play`): the check stage's one call per puzzle, so that
+    pages are drawn from the proof alone."""
+    result = prove_puzzle(position, goal, line, margin=margin, budget=budget, profile=profile, counters=counters)
+    if result.sound:
+        result.play = result_play(result, goal, profile)
+    return result
+
+
+@dataclass(frozen=True)
+class ProofJob:
+    """One puzzle's proof as plain data (what a worker process needs)."""
+
+    variant: str
+    fen: str
+    stipulation: str
+    moves: tuple[str, ...]
+    """The printed line in long notation."""
+    margin: int | None
+    budget: int | None
+    profile: DrawProfile
+    counters: Counters
+
+
+def prove_job(job: ProofJob) -> dict[str, Any]:
+    """:func:`prove_for_pages` from plain data, its result as JSON (run in a worker process of the
+    build, generator/lessons/ahead.py: only this module and what it imports are loaded there)."""
+    pos = Position.from_fen(job.variant, job.fen)
+    moves, cur = [], pos
+    for text in job.moves:
+        m = find_move(cur, text)
+        moves.append(m)
+        cur = cur.play(m)
+    result = prove_for_pages(
+        pos,
+        job.stipulation,
+        moves,
+        margin=job.margin,
+        budget=resolve_budget(job.budget),
+        profile=job.profile,
+        counters=job.counters,
+    )
+    return result.to_json()
 
 
 class _Proof:

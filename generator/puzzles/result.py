@@ -15,6 +15,7 @@ from typing import Any
 
 from ..rules.move import Move
 from ..rules.position import Position
+from .play import PlayNode, play_from_json, play_to_json
 from .tree import Node, SolutionTree
 
 
@@ -75,6 +76,10 @@ class PuzzleResult:
     """Key defences (up to :data:`SHOWN_DEFENCES` per defender ply), for the answer keys."""
     tree: SolutionTree | None = None
     """Every defence to the printed depth with the forcing answer (sound puzzles, goals but draw)."""
+    play: PlayNode | None = None
+    """The puzzle as the student plays it on the page (:mod:`generator.puzzles.play`): the proof's
+    lines with, at each student node, the winning moves and how every other move is refuted.  Set by
+    the check stage for sound puzzles; None elsewhere (the miner does not need it)."""
     themes: list[str] = field(default_factory=list)
     difficulty: int = 0
     nodes: int = 0
@@ -160,6 +165,7 @@ def result_to_json(r: PuzzleResult) -> dict[str, Any]:
             for j, reply, rest in r.defences
         ],
         "tree": None if r.tree is None else tree_to_json(r.tree),
+        "play": None if r.play is None else play_to_json(r.play),
         "themes": list(r.themes),
         "difficulty": r.difficulty,
         "nodes": r.nodes,
@@ -229,6 +235,7 @@ def result_from_json(data: Any, start: Position) -> PuzzleResult:
         refutation=refutation,
         defences=defences,
         tree=_optional(data["tree"], lambda t: tree_from_json(t, start)),
+        play=_optional(data["play"], lambda t: play_from_json(t, start)),
         themes=[_str(t) for t in data["themes"]],
         difficulty=_int(data["difficulty"]),
         nodes=_int(data["nodes"]),

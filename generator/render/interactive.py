@@ -6,39 +6,35 @@ and embedded in the page as JSON; the page draws every board itself from a FEN a
 
 * a *replay* is a line: per step the position after the move (FEN) and the move (text, from, to, and
   for a capture its landing squares and the pieces it takes), plus the line as PDN for the copy button;
-* a *puzzle game* is a tree (:func:`page_tree`): at the student's nodes every legal move, which of them
-  win and, for each one that fails, the defence that refutes it with its line in numbered notation; at
-  the defender's nodes *every* defence the proof knows, so the page can vary its replies;
+* a *puzzle game* is a tree (:class:`generator.puzzles.play.PlayNode`): at the student's nodes every
+  legal move, which of them win and, for each one that fails, the defence that refutes it with its
+  line in numbered notation; at the defender's nodes *every* defence the proof knows, so the page can
+  vary its replies;
 * the *editor tables* give, per variant, the board's squares (name, playing or light) and the
   promotion rows, so the editor's JavaScript writes FENs and text drawings with no rules knowledge.
 
-The tree's defences and lines come from the puzzle's proof (``damas check``), carried forward; only
-what the proof does not record (whether a student's other move also wins, and how a failing one is
-refuted) is asked of the solver, per student node.  With a proof cache active (:mod:`generator.cache`)
-each puzzle's panel and each diagram's replays are stored under a key of everything they depend on.
+The tree is the puzzle's proof's (``damas check``, :mod:`generator.puzzles.play`), carried forward with
+the proof's result: this module runs no solver, it only writes what the proof recorded as the page's
+JSON.  With a proof cache active (:mod:`generator.cache`) each diagram's replays are stored under a
+key of everything they depend on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import cache as proof_cache
-from ..puzzles.search import Solver, Stipulation
+from ..puzzles.play import PlayNode
 from ..rules import BLACK, WHITE, Move, Position, Variant
 from ..rules.game import Game
 from ..rules.geometry import Numbering
 from ..rules.pdn import game_to_pdn, write_pdn
 from .answer import numbered
 
-NODE_CAP = 400
-"""At most this many positions of a puzzle's tree are embedded in its page.  Every line the proof
-prints is kept whatever the cap (the main line, then each defence in the answer key's order); the cap
-only stops the student's nodes from being expanded further.  On the bundled course no tree reaches it."""
-
 RENDER_FORMAT = 2
-"""Bump when a cached panel or replay could differ from a fresh one (the tree, the page's JSON)."""
+"""Bump when a cached replay could differ from a fresh one (the page's JSON)."""
 RENDER_SOURCES = (
     "rules",
     "puzzles",
@@ -48,9 +44,7 @@ RENDER_SOURCES = (
     "i18n.py",
     "cache.py",
 )
-"""The code and data a panel depends on: hashed into every key."""
-PLAY_FIELDS = {"key", "nodes"}
-"""The keys of a puzzle's panel (:func:`puzzle_play`)."""
+"""The code and data a replay depends on: hashed into every key."""
 REPLAY_FIELDS = {"steps", "pdn", "fen"}
 """The keys of a line's replay (:func:`replay_data`)."""
 
@@ -115,101 +109,7 @@ def replay_data(position: Position, moves: list[Move]) -> dict[str, Any]:
 # -- the puzzle tree --------------------------------------------------------------------------------
 
 
-@dataclass
-class TreeNode:
-    """A position of the puzzle's tree.
-
-    At the student's nodes ``children`` maps each winning move the proof continues with to the node
-    after it, ``wins`` lists every winning move and ``refutations`` how each failing one is met; at
-    the defender's nodes ``children`` holds every defence the proof knows, the main one first.
-    ``done``: the goal is met here.
-    """
-
-    position: Position
-    plies: int
-    wins: list[Move] = field(default_factory=list)
-    children: dict[Move, TreeNode] = field(default_factory=dict)
-    done: bool = False
-    refutations: dict[Move, list[Move]] = field(default_factory=dict)
-
-    def size(self) -> int:
-        return 1 + sum(c.size() for c in self.children.values())
-
-
-def proof_lines(main: Sequence[Move], defences: Sequence[tuple[int, Move, Sequence[Move]]]) -> list[list[Move]]:
-    """The lines the proof prints: the main line, then each defence as the line it makes (the main
-    line up to the defence, the defence, and how the attacker wins on)."""
-    lines = [list(main)]
-    for j, reply, rest in defences:
-        lines.append([*main[:j], reply, *rest])
-    return lines
-
-
-def tree_lines(position: Position, tree: Any) -> list[list[Move]]:
-    """Every line of a proof's solution tree (:class:`generator.puzzles.tree.SolutionTree`) below its
-    first solution (the key): each defence at every defender ply, with the solver's answer to it, to
-    the printed depth; the printed line first, as the tree keeps it."""
-    lines: list[list[Move]] = []
-
-    def walk(pos: Position, node: Any, line: list[Move]) -> None:
-        move = pos.parse_move(node.move)
-        line = [*line, move]
-        after = pos.play(move)
-        if not node.replies:
-            lines.append(line)
-        for reply in node.replies:
-            walk(after, reply, line)
-
-    if tree is not None and tree.solutions:
-        walk(position, tree.solutions[0], [])
-    return lines
-
-
-def page_tree(
-    position: Position,
-    stipulation: str,
-    lines: Sequence[Sequence[Move]],
-    profile: Any = None,
-    cap: int = NODE_CAP,
-) -> TreeNode:
-    """The proof's lines merged into one tree, the student's nodes completed by the solver.
-
-    ``lines`` are the proven lines (:func:`proof_lines`: the main line first); each ends where the
-    goal is met.  At every student node on them the solver says which legal moves win within the
-    plies left (a second winning move is accepted as such) and refutes each failing one (the
-    defence that holds, then the line on).  The defender's nodes keep every defence the lines hold.
-    """
-    solver = Solver(position.variant, profile)
-    solver.prepare(position, Stipulation.parse(stipulation))
-    depth = max((len(line) for line in lines), default=0)
-    root = TreeNode(position, depth)
-    for line in lines:
-        node = root
-        for m in line:
-            child = node.children.get(m)
-            if child is None:
-                child = node.children[m] = TreeNode(node.position.play(m), node.plies - 1)
-            node = child
-    count = root.size()
-    queue = [root]
-    while queue:
-        node = queue.pop(0)
-        if not node.children:
-            node.done = True
-            continue
-        queue.extend(node.children.values())
-        if node.position.turn != solver.attacker or count >= cap:
-            continue
-        game = Game(position.variant, node.position, profile=profile)
-        node.wins = solver.winning_moves(game, node.plies)
-        for m in node.position.legal_moves():
-            if m not in node.wins and m not in node.children:
-                node.refutations[m] = solver.refute(node.position, m, node.plies)
-                count += 1
-    return root
-
-
-def puzzle_game(tree: TreeNode) -> dict[str, Any]:
+def puzzle_game(tree: PlayNode) -> dict[str, Any]:
     """The tree as the page's JSON: a flat list of nodes, the root first.  Every node has its FEN
     (``f``); a student's node lists its legal ``moves`` (``win``, ``next``, ``ref``), a defender's
     node its ``replies`` (each with ``next``), a final one ``done``."""
@@ -217,7 +117,7 @@ def puzzle_game(tree: TreeNode) -> dict[str, Any]:
     start = tree.position
     depth = tree.plies
 
-    def add(node: TreeNode) -> int:
+    def add(node: PlayNode) -> int:
         index = len(nodes)
         pos = node.position
         entry: dict[str, Any] = {"f": pos.fen()}
@@ -252,37 +152,10 @@ def puzzle_game(tree: TreeNode) -> dict[str, Any]:
     return {"nodes": nodes}
 
 
-def puzzle_play(
-    position: Position,
-    stipulation: str,
-    main: list[Move],
-    defences: Sequence[tuple[int, Move, Sequence[Move]]] = (),
-    *,
-    key: str,
-    profile: Any,
-    tree: Any = None,
-) -> dict[str, Any]:
-    """Everything the solve-on-the-board panel of one puzzle needs (from the proof cache when the
-    puzzle, its proof, its rules and the code are unchanged).
-
-    The lines come from the proof: its solution ``tree`` (every defence to the printed depth) when it
-    has one whose key is the main line's, else the main line and the answer key's ``defences``."""
-    found = tree_lines(position, tree)
-    # the printed line first: the page meets its defence first
-    lines = [list(main), *found] if found and found[0][:1] == main[:1] else proof_lines(main, defences)
-
-    def compute() -> dict[str, Any]:
-        return {"key": key, **puzzle_game(page_tree(position, stipulation, lines, profile))}
-
-    cache_key = {
-        "rules": proof_cache.rules_key(position.variant, profile),
-        "fen": position.fen(),
-        "stipulation": stipulation,
-        "lines": [_line_texts(position, line) for line in lines],
-        "key": key,
-        "cap": NODE_CAP,
-    }
-    return _cached("play", cache_key, compute, PLAY_FIELDS)
+def puzzle_play(tree: PlayNode, *, key: str) -> dict[str, Any]:
+    """Everything the solve-on-the-board panel of one puzzle needs: the tree the check stage stored
+    with the puzzle's proof (:attr:`generator.puzzles.result.PuzzleResult.play`), as the page's JSON."""
+    return {"key": key, **puzzle_game(tree)}
 
 
 def _line_texts(position: Position, moves: Sequence[Move]) -> list[str]:

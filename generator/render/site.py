@@ -390,15 +390,8 @@ def plan_puzzle(
         lesson_slug=lesson.slug,
     )
     if proof is not None and interactive:
-        item.play = puzzle_play(
-            pos,
-            p.stipulation,
-            proof.moves,
-            proof.defences,
-            key=f"{v}/{lesson.slug}/{p.id}",
-            profile=lesson.profile,
-            tree=getattr(proof, "tree", None),
-        )
+        if proof.play is not None:  # the tree the check stage proved: no solver runs here
+            item.play = puzzle_play(proof.play, key=f"{v}/{lesson.slug}/{p.id}")
         item.replay = replay_data(pos, proof.moves)
     if len(moves) >= FINAL_DIAGRAM_PLIES:
         item.final_svg_path = f"{SVG_DIR}/{v}/{lesson.slug}-p{number:02d}-fim.svg"

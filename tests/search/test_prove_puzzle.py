@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from generator.puzzles.play import result_play
 from generator.puzzles.proof import prove_puzzle
 from generator.puzzles.result import PuzzleResult, Status
 from generator.puzzles.search import Budget
@@ -180,5 +181,33 @@ def test_a_stored_illegal_move_makes_the_result_unusable() -> None:
     data = prove_puzzle(pos, "gain:1", line).to_json()
     assert data["tree"] is not None
     data["tree"]["solutions"][0]["replies"][0]["move"] = "1-5"
+    with pytest.raises(ValueError):
+        PuzzleResult.from_json(data, pos)
+
+
+@pytest.mark.parametrize("shot", [BY_ID["american-golpe"], BY_ID["american-breakthrough"]], ids=lambda s: s.id)
+def test_the_play_tree_travels_with_the_result(shot: Shot) -> None:
+    """The page's tree (generator/puzzles/play.py) is computed from the proof's own lines, stored in
+    the result's JSON and read back equal: the renderer needs no solver."""
+    pos, line = start_and_line(shot)
+    r = prove_puzzle(pos, shot.goal, line, margin=CATALOGUE_MARGIN)
+    assert r.sound and r.play is None, "prove_puzzle alone leaves it out (the miner does not need it)"
+    r.play = result_play(r, shot.goal)
+    assert list(r.play.children) == [line[0]], "the key is the root's only proven move"
+    assert line[0] in r.play.wins
+    assert r.play.refutations, "the student's failing first moves are refuted"
+    data = json.loads(json.dumps(r.to_json()))
+    assert data["play"]["plies"] == r.play.plies
+    back = PuzzleResult.from_json(data, pos)
+    assert back == r
+    assert back.play is not None and back.play.size() == r.play.size()
+
+
+def test_a_stored_illegal_move_in_the_play_tree_makes_the_result_unusable() -> None:
+    pos, line = start_and_line(BY_ID["american-golpe"])
+    r = prove_puzzle(pos, "gain:1", line)
+    r.play = result_play(r, "gain:1")
+    data = json.loads(json.dumps(r.to_json()))
+    data["play"]["root"]["children"][0][0] = "1-5"
     with pytest.raises(ValueError):
         PuzzleResult.from_json(data, pos)

@@ -4,6 +4,7 @@ puzzle panels and replays, step diagrams), a damaged entry is ignored and rewrit
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def test_a_warm_build_writes_the_bytes_of_a_cold_one(lessons: Path, cold: dict[s
     assert store.writes > 0 and store.hits == 0
     assert tree(tmp_path / "one") == cold
     kinds = {p.parent.parent.name for p in (tmp_path / "c").rglob("*.json")}
-    assert kinds == {"proof", "play", "replay", "svg"}
+    assert kinds == {"proof", "replay", "svg"}, "a puzzle's panel travels with its proof (no panel kind)"
     warm = Cache(tmp_path / "c")
     build(tmp_path / "two", lessons=[lessons], formats=["html"], cache=warm)  # a fresh output: no old files
     assert warm.misses == 0 and warm.writes == 0 and warm.hits == store.writes
@@ -60,7 +61,7 @@ def test_damaged_panels_and_diagrams_are_drawn_again(lessons: Path, cold: dict[s
     for f in (tmp_path / "c").rglob("*.json"):
         raw = f.read_text(encoding="utf-8")
         # valid JSON of the right envelope, but a panel of another shape, a diagram not a packed text
-        if f.parent.parent.name in ("play", "replay"):
+        if f.parent.parent.name == "replay":
             f.write_text(raw.replace('{"value":{', '{"value":{"x":1,', 1), encoding="utf-8")
             damaged += 1
         elif f.parent.parent.name == "svg":
@@ -73,15 +74,25 @@ def test_damaged_panels_and_diagrams_are_drawn_again(lessons: Path, cold: dict[s
     assert tree(tmp_path / "two") == cold
 
 
-def test_a_panel_of_another_shape_is_not_used(lessons: Path, cold: dict[str, bytes], tmp_path: Path) -> None:
+def test_a_stored_play_tree_with_a_move_the_engine_did_not_make_is_not_used(
+    lessons: Path, cold: dict[str, bytes], tmp_path: Path
+) -> None:
+    """A puzzle's panel is drawn from the play tree stored with its proof: a tree naming an illegal
+    move makes the whole proof entry a miss, proven again, and the pages come out the same."""
     store = Cache(tmp_path / "c")
     build(tmp_path / "one", lessons=[lessons], formats=["html"], cache=store)
-    for f in (tmp_path / "c").rglob("*.json"):
-        if f.parent.parent.name == "play":
-            f.write_text(f.read_text(encoding="utf-8").replace('"nodes":', '"nodez":'), encoding="utf-8")
+    damaged = 0
+    for f in (tmp_path / "c" / "v1" / "proof").rglob("*.json"):
+        entry = json.loads(f.read_text(encoding="utf-8"))
+        play = entry["value"]["play"]
+        if play is not None:
+            play["root"]["children"][0][0] = "1-5"
+            f.write_text(json.dumps(entry), encoding="utf-8")
+            damaged += 1
+    assert damaged
     again = Cache(tmp_path / "c")
     build(tmp_path / "two", lessons=[lessons], formats=["html"], cache=again)
-    assert again.writes > 0
+    assert again.writes == damaged
     assert tree(tmp_path / "two") == cold
 
 

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from generator.lessons.drawing import draw_board
+from generator.puzzles.play import play_tree, proof_lines
 from generator.puzzles.search import Solver, Stipulation
 from generator.render.answer import numbered
-from generator.render.interactive import editor_tables, page_tree, proof_lines, puzzle_game
+from generator.render.interactive import editor_tables, puzzle_game
 from generator.render.svg import describe_position
 from generator.rules import Position
 from generator.rules.pdn import read_pdn
@@ -97,7 +98,7 @@ def test_tree_holds_every_defence_of_the_proof_and_the_solvers_answers() -> None
     solver = Solver(pos.variant)
     solver.prepare(pos, Stipulation.parse("gain:1"))
     defences = [(1, r, solver.play_out(after_key.play(r).state, 1)) for r in others]
-    tree = page_tree(pos, "gain:1", proof_lines(main, defences))
+    tree = play_tree(pos, "gain:1", proof_lines(main, defences))
     defender = tree.children[main[0]]
     assert list(defender.children) == [main[1], *others], "every defence, the main one first"
     for r in others:

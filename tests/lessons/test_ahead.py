@@ -1,0 +1,103 @@
+"""Puzzle proofs ahead of the check, in worker processes (generator/lessons/ahead.py): the check
+reports exactly what it reports without them, each proof is made once and stored, and a worker
+that fails costs only time."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+
+from generator.cache import Cache, use
+from generator.lessons import check as check_module
+from generator.lessons.ahead import AHEAD_MIN, AheadCache, proofs_ahead
+from generator.lessons.check import CheckReport, check_paths, lesson_files
+from generator.lessons.verify_cache import KIND
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ["american/golpes.yaml", "brazilian/golpes.yaml", "russian/golpes.yaml"]
+
+
+@pytest.fixture(scope="module")
+def lessons(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ahead") / "lessons"
+    for name in FILES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "lessons" / name, root / name)
+    return root
+
+
+def _verdicts(report: CheckReport) -> list[tuple[str, dict[str, object]]]:
+    """Every sound puzzle's stored form (proof, defences, play tree) by lesson, in check order."""
+    out = []
+    for c in report.lessons:
+        for where, proof in c.puzzle_proofs.items():
+            data = proof.to_json()
+            data.pop("seconds")  # how long it took is not part of the verdict
+            out.append((f"{c.lesson.path}:{where}", data))
+    return out
+
+
+def _check(lessons: Path, store: Cache | None, jobs: int | None) -> CheckReport:
+    files, _ = lesson_files([lessons])
+    with use(store), proofs_ahead(files, jobs=jobs):
+        return check_paths([lessons])
+
+
+def test_workers_prove_what_the_check_proves_once_each(
+    lessons: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _check(lessons, None, 1)
+    count = sum(len(c.puzzle_proofs) for c in alone.lessons)
+    assert count >= AHEAD_MIN, "enough puzzles for the workers to start"
+    store = Cache(tmp_path / "c")
+    ahead = _check(lessons, store, 2)
+    assert ahead.errors == alone.errors and ahead.warnings == alone.warnings
+    assert _verdicts(ahead) == _verdicts(alone)
+    assert all(proof.play is not None for c in ahead.lessons for proof in c.puzzle_proofs.values())
+    assert store.writes == count and store.misses == 0, "each proof made once (in a worker) and stored"
+    warm = Cache(tmp_path / "c")
+    parsed: list[str] = []
+    load = check_module.load_document
+    monkeypatch.setattr(check_module, "load_document", lambda text, path: parsed.append(path) or load(text, path))
+    again = _check(lessons, warm, 2)
+    assert len(parsed) == len(FILES), "each file parsed once: read ahead, then taken by the check"
+    assert warm.hits == count and warm.writes == 0, "nothing left to prove: no workers, every proof read"
+    assert _verdicts(again) == _verdicts(alone)
+
+
+def test_a_failed_worker_leaves_the_proof_to_the_verifier() -> None:
+    store = AheadCache(None)
+    key = {"fen": "W:W1:B2"}
+    failed: Future[dict[str, object]] = Future()
+    failed.set_exception(RuntimeError("the worker died"))
+    store.pending[store.digest(KIND, key)[1]] = failed
+    assert store.get(KIND, key) is None
+    assert store.pending == {}
+    assert store.get(KIND, key) is None, "with no base cache nothing is kept"
+
+
+def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endgame slices a lesson's ending claims read are built by a worker before the check,
+    into the same cache folder, and the check reports the same."""
+    from generator.endgame.prebuild import is_built
+    from generator.lessons.ahead import file_lesson, lesson_endings
+
+    root = tmp_path / "lessons" / "american"
+    root.mkdir(parents=True)
+    shutil.copy(ROOT / "lessons" / "american" / "finais.yaml", root / "finais.yaml")
+    lesson = file_lesson(root / "finais.yaml")
+    assert lesson is not None
+    wanted = lesson_endings(lesson)
+    assert wanted, "the lesson has ending claims"
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables-alone"))
+    alone = check_paths([root])
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables"))
+    assert not any(is_built("american", w) for w in wanted)
+    with proofs_ahead([root / "finais.yaml"], jobs=2):
+        assert all(is_built("american", w) for w in wanted), "built before the check starts"
+        ahead = check_paths([root])
+    assert ahead.errors == alone.errors and ahead.ok
+    assert ahead.counts() == alone.counts()
