@@ -74,9 +74,16 @@ cdef class Prover:
     cdef public long long table_cap
     """Positions the table may hold (0: no bound); full, it starts over (``resets`` counts it)."""
     cdef public long long resets
+    cdef object leaf
+    """The endgame tables' leaf function (generator/puzzles/leaves.py), or None."""
+    cdef int leaf_pieces
+    cdef unsigned char leaf_codes[6561]
+    """1 for each material code ((wm * 9 + wk) * 9 + bm) * 9 + bk whose slice is stored."""
 
     def __cinit__(self):
         self.table = NULL
+        self.leaf = None
+        self.leaf_pieces = 0
 
     def __init__(self, Core core, Zobrist zobrist, bint losing, int quiescence):
         self.core = core
@@ -149,6 +156,33 @@ cdef class Prover:
         self.root_kings = root_kings
         if self.tcount or self.tmask + 1 != (1 << 14):
             self._alloc(1 << 14)
+
+    def set_leaf(self, leaf, int pieces, bytes codes):
+        """Consult ``leaf(white, black, kings, turn)`` (None: no tables) at the positions of at most
+        ``pieces`` pieces whose material has a 1 in ``codes``; it returns None or the bounds
+        (proven at, refuted at) that ``Solver.search`` merges into its table entry."""
+        cdef int i
+        self.leaf = leaf
+        self.leaf_pieces = pieces if leaf is not None else 0
+        for i in range(6561):
+            self.leaf_codes[i] = codes[i] if i < len(codes) else 0
+
+    cdef inline bint _leaf_here(self, u128 w, u128 b, u128 k) noexcept nogil:
+        """Is this position's slice among the stored ones (a cheap filter before calling Python)?"""
+        cdef int wm, wk, bm, bk
+        if popcount128(w | b) > self.leaf_pieces:
+            return 0
+        wk = popcount128(w & k)
+        bk = popcount128(b & k)
+        wm = popcount128(w) - wk
+        bm = popcount128(b) - bk
+        if wm > 8 or wk > 8 or bm > 8 or bk > 8:
+            return 0
+        return self.leaf_codes[((wm * 9 + wk) * 9 + bm) * 9 + bk]
+
+    cdef object _leaf_bounds(self, u128 w, u128 b, u128 k, int turn):
+        """The leaf function's answer for this position: None or (proven at, refuted at)."""
+        return self.leaf(py128(w), py128(b), py128(k), turn)
 
     def hash(self, white, black, kings, int turn):
         """The Zobrist hash of a position with this prover's keys."""
@@ -243,6 +277,14 @@ cdef class Prover:
             if plies <= e.refuted:
                 return 0
             proven, refuted, best, found = e.proven, e.refuted, e.best, 1
+        if self.leaf_pieces and self._leaf_here(w, b, k):
+            got = self._leaf_bounds(w, b, k, turn)
+            if got is not None:  # the endgame tables' bounds, merged with what the table knew
+                proven = min(proven, <int>got[0])
+                refuted = max(refuted, <int>got[1])
+                if plies >= proven or plies <= refuted:
+                    self._store(h, proven, refuted, best)
+                    return 1 if plies >= proven else 0
         start = self.core.top
         n = self.core._generate(w, b, k, turn, 1)
         captures = n > 0 and self.core.stack[start].captures != 0
@@ -559,6 +601,18 @@ cdef class Dfpn:
         if at > e.disproven:
             e.disproven = at
 
+    cdef bint _table_leaf(self, u128 w, u128 b, u128 k, int turn, unsigned long long h, int plies) except -1:
+        """DfpnSolver._table_leaf: record what the endgame tables say; 1 when that decides the node."""
+        cdef int proven, refuted
+        got = self.prover._leaf_bounds(w, b, k, turn)
+        if got is None:
+            return 0
+        proven, refuted = got
+        if proven != NEVER:
+            self._prove(h, proven)
+        self._disprove(h, refuted)
+        return plies >= proven or plies <= refuted
+
     cdef DNode* _expand(self, u128 w, u128 b, u128 k, int turn, unsigned long long h) except NULL:
         cdef Core core = self.prover.core
         cdef int start = core.top, n, i, d
@@ -619,6 +673,8 @@ cdef class Dfpn:
         cdef DNode* node
         cdef int won, start
         self._tick()
+        if self.prover.leaf_pieces and self.prover._leaf_here(w, b, k) and self._table_leaf(w, b, k, turn, h, plies):
+            return 0
         node = self._node_find(h)
         if node == NULL:
             node = self._expand(w, b, k, turn, h)

@@ -67,6 +67,13 @@ class DepthFirstKernel:
         if goal != "draw":
             self.prover.prepare(goal, pieces, attacker, root_balance, root_kings)
 
+    def set_leaf(
+        self, leaf: Callable[[int, int, int, int], tuple[int, int] | None] | None, pieces: int, codes: bytes
+    ) -> None:
+        """The endgame tables' leaf function (:mod:`generator.puzzles.leaves`), called for the
+        positions of at most ``pieces`` pieces whose material code has a 1 in ``codes``."""
+        self.prover.set_leaf(leaf, pieces, codes)
+
     def set_cap(self, entries: int) -> None:
         """Bound the kernel's table to ``entries`` positions (full, it starts over)."""
         self.prover.table_cap = entries
