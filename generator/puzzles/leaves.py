@@ -22,9 +22,13 @@ answer (``gain:N``, ``promote``, ``draw``) get no leaf function and search as be
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..endgame.leaves import StoredTables
 from ..endgame.retro import LOSS, WIN
+
+if TYPE_CHECKING:
+    from ..rules.variants import Variant
 
 NEVER = 1 << 30
 """As search.py's ``_NEVER``: a bound no search reaches."""
@@ -47,3 +51,14 @@ def win_leaf(tables: StoredTables, attacker: int, quiescence: int) -> LeafFuncti
         return NEVER, NEVER
 
     return leaf
+
+
+def endgame_key(variant: Variant, goal: str) -> str:
+    """What a proof of ``goal`` owes to the endgame tables, for a proof cache's key: the stored
+    slices' fingerprint for the ``win`` goal (a proof holds with or without them, but a search
+    that ran out of budget might not have with more tables), "none" for the goals they do not answer."""
+    if goal.strip().lower() != "win":
+        return "none"
+    from ..endgame.leaves import stored_tables
+
+    return stored_tables(variant).fingerprint()
