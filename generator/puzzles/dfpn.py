@@ -285,11 +285,7 @@ class DfpnSolver(Solver):
         self.nodes += 1
         if self.nodes >= self._next_tick:
             self.tick()
-        if (
-            self._leaf is not None
-            and (state[0] | state[1]).bit_count() <= self._leaf_pieces
-            and self._table_leaf(state, h, plies)
-        ):
+        if self._leaf is not None and self._table_leaf(state, h, plies):
             return
         entry = self.expanded.get(h)
         if entry is None:
@@ -345,6 +341,8 @@ class DfpnSolver(Solver):
         """Record what the endgame tables say of this node (:mod:`generator.puzzles.leaves`);
         True when that decides it at ``plies``."""
         assert self._leaf is not None
+        if (state[0] | state[1]).bit_count() > self._leaf_pieces:
+            return False
         got = self._leaf(*state)
         if got is None:
             return False

@@ -7,10 +7,16 @@ holds the position answers most of it, because the tables' game is the search's 
 rule, the same end) and their distance is the search's measure (plies to the end of the game
 under optimal play, docs/endgames.md):
 
-* the attacker wins in ``d`` plies (the table's distance): forced within every bound ``plies >= d``;
-  and not within any bound ``plies <= d - QUIESCENCE_PLIES - 1``, since a proof within ``plies``
-  ends every line within ``plies + QUIESCENCE_PLIES`` plies.  In between, the quiescence may or may
-  not reach the end: the search goes on there (its children are answered by the table in turn);
+* the attacker wins in ``d`` plies (the table's distance): forced within every bound ``plies >= d``
+  (``d`` is 0 only where the game is over, which every bound accepts); and not forced within a
+  bound whose longest line is shorter than ``d``.  Past the bound (``plies <= 0``) the search
+  follows only captures (they are compulsory: a node with a capture has nothing else), down to
+  ``-QUIESCENCE_PLIES``; each takes at least one piece and the game is over when a side has none.
+  So from ``n`` pieces a line is at most ``plies + e`` plies long with ``e = min(QUIESCENCE_PLIES,
+  n - 1)`` when ``plies > 0``, and at most ``min(plies + QUIESCENCE_PLIES, n - 1)`` when
+  ``plies <= 0``: :func:`refuted_below` turns that round.  In between (a window of about ``e``
+  plies) the quiescence may or may not reach the end: the search goes on there, its children
+  answered by the table in turn;
 * the table says draw, or a win for the defender: the attacker cannot force the end at all, so no
   bound is enough.
 
@@ -47,10 +53,22 @@ def win_leaf(tables: StoredTables, attacker: int, quiescence: int) -> LeafFuncti
             return None
         result, distance = got
         if result == (WIN if turn == attacker else LOSS):
-            return distance, distance - quiescence - 1
+            return (distance if distance else -NEVER), refuted_below(distance, (white | black).bit_count(), quiescence)
         return NEVER, NEVER
 
     return leaf
+
+
+def refuted_below(distance: int, pieces: int, quiescence: int) -> int:
+    """The most plies within which a win in ``distance`` plies from ``pieces`` pieces cannot be
+    forced: the largest bound whose longest line (the bound, then captures only) is shorter than
+    ``distance``; ``-NEVER`` for a game already over (forced within any bound)."""
+    extension = min(quiescence, pieces - 1)
+    if distance > extension:  # beyond even the bound 0's captures: plies + extension < distance
+        return distance - extension - 1
+    if distance > 0:  # below the bound: min(plies + quiescence, pieces - 1) < distance
+        return distance - quiescence - 1
+    return -NEVER
 
 
 def endgame_key(variant: Variant, goal: str) -> str:

@@ -12,17 +12,20 @@ number of nodes as the pure reference when the tables answer.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from functools import cache
 
 import pytest
 
+from generator.cli import main
 from generator.endgame.leaves import StoredTables, stored_tables
 from generator.endgame.retro import LOSS, WIN
 from generator.puzzles.dfpn import DfpnSolver
+from generator.puzzles.engine import Engine, score_text
 from generator.puzzles.kernel import COMPILED_AVAILABLE, WHY_PURE
-from generator.puzzles.search import QUIESCENCE_PLIES, Budget, BudgetExceeded, Proof, Solver
+from generator.puzzles.search import QUIESCENCE_PLIES, Budget, BudgetExceeded, Proof, Solver, Stipulation
 from generator.rules import VARIANTS, Position
 from tests.endgame.helpers import position, random_position, tables
 
@@ -87,10 +90,33 @@ def test_tables_change_no_verdict(variant: str, cls: type[Solver]) -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_bound_gets_the_same_answer(variant: str) -> None:
+    """The leaf's bounds at every ply count, the quiescence's negative ones included: ``forced``
+    with the tables is ``forced`` without them, for either side attacking."""
+    tabled = stored(variant)
+    positions = _positions(variant, 29, 2, TABLE_PIECES + 1)
+    assert positions
+    asked = 0
+    for pos in positions:
+        for attacker in (pos, pos.play(pos.legal_moves()[0])):
+            if not attacker.has_legal_moves():
+                continue
+            a, b = Solver(pos.variant, endgame=tabled), Solver(pos.variant, endgame=False)
+            for solver in (a, b):
+                solver.prepare(attacker, Stipulation("win"))
+            for plies in range(-QUIESCENCE_PLIES, DEPTH + 1):
+                for child in [pos.state, *(pos.play(m).state for m in pos.legal_moves())]:
+                    asked += 1
+                    assert a.forced(child, plies) == b.forced(child, plies), (attacker.fen(), plies, child)
+    assert asked > 1000, asked
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_solutions_agree_with_the_tables(variant: str) -> None:
     """In the tables from the root: a table win within the bound is found (with every move that
     keeps the fastest win); no solution where the table says draw or loss; a solution's win is
-    never longer than the bound and the quiescence past it allow."""
+    never longer than the bound and the quiescence past it allow (captures only, one piece each
+    at least, so no more plies than pieces less one)."""
     tabled = stored(variant)
     positions = _positions(variant, 26, 2, TABLE_PIECES)
     seen = {WIN: 0, LOSS: 0, 0: 0}
@@ -107,9 +133,10 @@ def test_solutions_agree_with_the_tables(variant: str) -> None:
             fastest = [m for m, c in children.items() if c == (LOSS, d - 1)]
             assert fastest and set(fastest) <= set(proof.solutions), pos.fen()
             assert all(proof.shortest[m] <= d for m in fastest), pos.fen()
+        reach = DEPTH + min(QUIESCENCE_PLIES, (pos.white | pos.black).bit_count() - 1)  # past the bound: captures
         for m in proof.solutions:
             child = children[m]
-            assert child is not None and child[0] == LOSS and child[1] + 1 <= DEPTH + QUIESCENCE_PLIES, pos.fen()
+            assert child is not None and child[0] == LOSS and child[1] + 1 <= reach, pos.fen()
     assert sum(seen.values()) == SAMPLES and seen[WIN] > 0, seen
 
 
@@ -143,3 +170,54 @@ def test_only_the_win_goal_reads_the_tables() -> None:
             a = Solver(pos.variant, endgame=tabled).solve(pos, goal, 5)
             b = Solver(pos.variant, endgame=False).solve(pos, goal, 5)
             assert (a.solutions, a.shortest, a.nodes) == (b.solutions, b.shortest, b.nodes), (pos.fen(), goal)
+
+
+# -- the playing engine (damas play) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_engine_keeps_the_tables_result(variant: str) -> None:
+    """In a table position the engine's move keeps the exact result: the fastest win, the slowest
+    loss, a draw; its score is the table's, and its line follows the tables."""
+    tabled = stored(variant)
+    engine = Engine(VARIANTS[variant], endgame=tabled)
+    kinds = set()
+    for pos in _positions(variant, 30, 2, TABLE_PIECES):
+        result, d = tabled.lookup(*pos.state)  # type: ignore[misc]
+        got = engine.search(pos, 4)
+        assert got.tables and got.move is not None and got.pv[0] == got.move, pos.fen()
+        child = tabled.lookup(*pos.play(got.move).state)
+        kinds.add(result)
+        if result == WIN:
+            assert child == (LOSS, d - 1) and got.mate_in == d, pos.fen()
+        elif result == LOSS:
+            assert child == (WIN, d - 1) and got.mate_in == -d, pos.fen()
+        else:
+            assert child is not None and child[0] == 0 and got.score == 0 and score_text(got) == "draw", pos.fen()
+    assert WIN in kinds, kinds
+
+
+@pytest.mark.parametrize("variant", ["american", "brazilian", "international", "perde-ganha"])
+def test_the_engine_scores_table_leaves_soundly(variant: str) -> None:
+    """Past the tables' reach the engine searches, and its leaves in the tables score as won or
+    lost games at their distance: a forced win it announces is one (df-pn proves it)."""
+    tabled = stored(variant)
+    wins = 0
+    for pos in _positions(variant, 31, TABLE_PIECES + 1, TABLE_PIECES + 1):
+        got = Engine(pos.variant, endgame=tabled).search(pos, 4)
+        assert not got.tables, pos.fen()
+        if got.mate_in is not None and got.mate_in > 0:
+            wins += 1
+            proof = DfpnSolver(pos.variant, endgame=tabled).solve(pos, "win", got.mate_in)
+            assert got.move in proof.solutions, pos.fen()
+    assert wins > 0
+
+
+def test_play_answers_from_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    stored("american")
+    assert main(["play", "american", "W:WK1,K2:BK32"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] in {"1-5", "1-6", "2-6", "2-7"} and out[1] == "score: win in 33 plies (endgame tables)", out
+    assert main(["play", "american", "W:WK1,K2:BK32", "--no-tables", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["tables"] is False and doc["depth"] == 6
