@@ -14,8 +14,11 @@ within a memory budget (:data:`LEAF_MEMORY`); the set of stored slices is read a
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +59,11 @@ class StoredTables:
         self.refresh()
 
     def refresh(self) -> None:
-        """Read again which slices are stored (a slice counts once its JSON, written last, exists)."""
+        """Read again which slices are stored (a slice counts once its JSON, written last, exists);
+        none inside :func:`tables_ignored`."""
         found = set()
         try:
-            names = [p.stem for p in self.folder.glob("*.json")]
+            names = [] if _IGNORED.get() else [p.stem for p in self.folder.glob("*.json")]
         except OSError:
             names = []
         for name in names:
@@ -125,6 +129,18 @@ class StoredTables:
 
 
 _SHARED: dict[tuple[str, Variant], StoredTables] = {}
+_IGNORED: contextvars.ContextVar[bool] = contextvars.ContextVar("damas_endgame_ignored", default=False)
+
+
+@contextlib.contextmanager
+def tables_ignored() -> Iterator[None]:
+    """Inside the block, :func:`stored_tables` finds no slice: searches run as without tables (a
+    benchmark's "before", in the same run as its "after")."""
+    token = _IGNORED.set(True)
+    try:
+        yield
+    finally:
+        _IGNORED.reset(token)
 
 
 def stored_tables(variant: Variant) -> StoredTables:
