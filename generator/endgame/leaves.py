@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import hashlib
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,14 +57,25 @@ class StoredTables:
         self.broken: set[Material] = set()
         """Slices whose files failed their checks: no answer from them (a build repairs them)."""
         self.loaded: OrderedDict[Material, Slice] = OrderedDict()
+        self._offsets: dict[Material, bytes] = {}
+        self._stamp: int | None = -2
+        """The folder's modification time when the stored slices were last listed."""
+        self._spec: dict[str, Any] | None = None
         self.refresh()
 
     def refresh(self) -> None:
         """Read again which slices are stored (a slice counts once its JSON, written last, exists);
         none inside :func:`tables_ignored`."""
+        try:  # a slice's JSON lands by a rename into the folder, which changes the folder's time
+            stamp = None if _IGNORED.get() else self.folder.stat().st_mtime_ns
+        except OSError:
+            stamp = -1
+        if stamp is not None and stamp == self._stamp:
+            return
+        self._stamp, self._spec = stamp, None
         found = set()
         try:
-            names = [] if _IGNORED.get() else [p.stem for p in self.folder.glob("*.json")]
+            names = [p.stem for p in self.folder.glob("*.json")] if stamp not in (None, -1) else []
         except OSError:
             names = []
         for name in names:
@@ -103,6 +115,7 @@ class StoredTables:
         if sl is None:
             self.broken.add(m)
             self.stored = self.stored - {m}
+            self._spec = None
             return None
         self.loaded[m] = sl
         total = sum(s.nbytes for s in self.loaded.values())
@@ -112,6 +125,39 @@ class StoredTables:
             if other != m:
                 total -= self.loaded.pop(other).nbytes
         return sl
+
+    def kernel_spec(self) -> dict[str, Any]:
+        """What the compiled search needs to probe by itself (``_search.Prover.set_leaves``): the
+        stored materials, the engine-to-table square map, the masks of the tables' board."""
+        if self._spec is not None:
+            return self._spec
+        dense = bytearray([255]) * 128
+        for sq, c in self.board.dense.items():
+            dense[sq] = c
+        self._spec = {
+            "pieces": self.pieces,
+            "codes": self.codes(),
+            "dense": bytes(dense),
+            "full": self.board.full,
+            "white_men": self.board.men_squares(0),
+            "black_men": self.board.men_squares(1),
+            "loader": self.buffers,
+        }
+        return self._spec
+
+    def buffers(self, material: tuple[int, int, int, int]) -> tuple[bytes, bytes, int, int, bytes, int, int] | None:
+        """A stored slice as the compiled search reads it: (results, distances, distance width,
+        positions per side to move, the index's men offsets as 64-bit words, white kings' ways,
+        black kings' ways); None when it is not stored or fails its checks."""
+        m = Material(*material)
+        sl = self._slice(m) if m in self.stored else None
+        if sl is None:
+            return None
+        ix = slice_index(self.board, m)
+        offsets = self._offsets.get(m)
+        if offsets is None:
+            offsets = self._offsets[m] = array("Q", ix.offsets).tobytes()
+        return sl.results, sl.dist, sl.width, sl.size, offsets, ix.white_kings_ways, ix.black_kings_ways
 
     def lookup(self, white: int, black: int, kings: int, turn: int) -> tuple[int, int] | None:
         """(result, distance) for the side to move (result 0 draw, 1 win, 2 loss; the distance in

@@ -258,10 +258,10 @@ class Solver:
         tables = self.endgame
         if stip.goal == "win" and tables is not None and tables.stored:
             self._leaf, self._leaf_pieces = win_leaf(tables, self.attacker, QUIESCENCE_PLIES), tables.pieces
-            self.kernel.set_leaf(self._leaf, self._leaf_pieces, tables.codes())
+            self.kernel.set_leaf(tables)
         else:
             self._leaf, self._leaf_pieces = None, 0
-            self.kernel.set_leaf(None, 0, b"")
+            self.kernel.set_leaf(None)
 
     # -- goal tests -----------------------------------------------------------------------------
 
@@ -498,7 +498,7 @@ class PythonSearch:
     def resets(self) -> int:
         return 0  # counted by the solver
 
-    def set_leaf(self, leaf: LeafFunction | None, pieces: int, codes: bytes) -> None:
+    def set_leaf(self, tables: StoredTables | None) -> None:
         """Nothing to do: :meth:`Solver.search` reads the solver's leaf function."""
 
 
