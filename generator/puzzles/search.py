@@ -455,8 +455,9 @@ class Solver:
         def choose(state: tuple[int, int, int, int], moves: list[Move], plies: int) -> Move | None:
             if state[3] == self.attacker:
                 return moves[0]
-            holding = [m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)]
-            return holding[0] if holding else None
+            # the first reply that holds: asking of every reply (each a proof of its own) only to
+            # keep the first was most of the time a deep problem's check took
+            return next((m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)), None)
 
         return [move, *self._walk(self.gen.apply(*position.state, move), depth - 1, choose)]
 
