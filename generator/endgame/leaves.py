@@ -57,7 +57,7 @@ class StoredTables:
         self.broken: set[Material] = set()
         """Slices whose files failed their checks: no answer from them (a build repairs them)."""
         self.loaded: OrderedDict[Material, Slice] = OrderedDict()
-        self._offsets: dict[Material, bytes] = {}
+        self._offsets: dict[Material, tuple[bytes, int, int]] = {}
         self._stamp: int | None = -2
         """The folder's modification time when the stored slices were last listed."""
         self._spec: dict[str, Any] | None = None
@@ -111,7 +111,8 @@ class StoredTables:
             return sl
         if m not in self.stored:
             return None
-        sl = load(self.folder, m, slice_index(self.board, m).size)
+        size = self.kernel.size(m) if self.kernel is not None else slice_index(self.board, m).size
+        sl = load(self.folder, m, size)
         if sl is None:
             self.broken.add(m)
             self.stored = self.stored - {m}
@@ -153,11 +154,15 @@ class StoredTables:
         sl = self._slice(m) if m in self.stored else None
         if sl is None:
             return None
-        ix = slice_index(self.board, m)
-        offsets = self._offsets.get(m)
-        if offsets is None:
-            offsets = self._offsets[m] = array("Q", ix.offsets).tobytes()
-        return sl.results, sl.dist, sl.width, sl.size, offsets, ix.white_kings_ways, ix.black_kings_ways
+        got = self._offsets.get(m)
+        if got is None:
+            if self.kernel is not None:  # the C index's own offsets (the reference's in Python is slow)
+                offsets, wk_ways, bk_ways, _ = self.kernel.offsets(m)
+            else:
+                ix = slice_index(self.board, m)
+                offsets, wk_ways, bk_ways = array("Q", ix.offsets).tobytes(), ix.white_kings_ways, ix.black_kings_ways
+            got = self._offsets[m] = (offsets, wk_ways, bk_ways)
+        return sl.results, sl.dist, sl.width, sl.size, *got
 
     def lookup(self, white: int, black: int, kings: int, turn: int) -> tuple[int, int] | None:
         """(result, distance) for the side to move (result 0 draw, 1 win, 2 loss; the distance in
