@@ -13,6 +13,11 @@ seconds are both reported: on a busy machine the CPU time is the fairer figure.
 
 Some problems only: ``python3 bench/deep.py --only maven- --variant american --seconds 30`` (``--only`` takes
 an id or an id prefix and may be repeated).
+
+``--tables`` adds ``df-pn+tables``: df-pn with the endgame tables stored in the cache at its leaves
+(docs/endgames.md; build them first with ``damas endgame build``), each problem run without and with
+them back to back; ``df-pn`` and ``reference`` never read them.  Target (issue 29): every problem
+proven with a median under 1 s and none over 5 s on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -53,8 +58,8 @@ def load(path: Path = DATA) -> list[dict]:
 
 def run_one(problem: dict, search: str, seconds: float) -> DeepRun:
     pos = Position.from_fen(problem["variant"], problem["fen"])
-    cls = DfpnSolver if search == "df-pn" else Solver
-    solver = cls(pos.variant, budget=Budget(nodes=None, seconds=seconds))
+    cls = DfpnSolver if search.startswith("df-pn") else Solver
+    solver = cls(pos.variant, budget=Budget(nodes=None, seconds=seconds), endgame=search.endswith("+tables"))
     gc.collect()
     started, cpu = time.perf_counter(), time.process_time()
     try:
@@ -108,9 +113,11 @@ def report(rows: list[DeepRun]) -> str:
         proven = [r for r in mine if r.verdict == "unique"]
         within = [r for r in proven if r.seconds <= TARGET_SECONDS]
         med = statistics.median(r.seconds for r in mine) if mine else 0.0
+        cpu = sorted(r.cpu for r in mine)
         lines.append(
             f"{search}: {len(proven)}/{len(mine)} proven unique, {len(within)} within {TARGET_SECONDS:.0f} s; "
-            f"median {med:.2f} s, total nodes {sum(r.nodes for r in mine)}"
+            f"median {med:.2f} s, total nodes {sum(r.nodes for r in mine)}; "
+            f"CPU median {statistics.median(cpu) if cpu else 0.0:.2f} s, max {cpu[-1] if cpu else 0.0:.2f} s"
         )
     return "\n".join(lines)
 
@@ -122,5 +129,8 @@ if __name__ == "__main__":
     ap.add_argument("--seconds", type=float, default=60.0, help="time limit per problem and search")
     ap.add_argument("--only", action="append", default=[], help="problem id or id prefix (repeatable)")
     ap.add_argument("--variant", help="only the problems of this variant")
+    ap.add_argument("--tables", action="store_true", help="also df-pn with the stored endgame tables")
+    ap.add_argument("--no-reference", action="store_true", help="leave out the reference depth-first search")
     args = ap.parse_args()
-    print(report(run(args.seconds, only=tuple(args.only), variant=args.variant)))
+    searches = ("df-pn", *(("df-pn+tables",) if args.tables else ()), *(() if args.no_reference else ("reference",)))
+    print(report(run(args.seconds, searches=searches, only=tuple(args.only), variant=args.variant)))

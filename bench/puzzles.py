@@ -29,6 +29,7 @@ Usage::
     python3 bench/puzzles.py --deep --seconds 60 # the deep problems, df-pn and reference
     python3 bench/puzzles.py --solvers --repeat 1  # solver nodes per CPU-second: pure, drop-in, compiled
     python3 bench/puzzles.py --core both         # both cores side by side, then the --solvers table
+    python3 bench/puzzles.py --tables both       # without, then with the stored endgame tables (CPU ratio)
 
 Exit status: 0; 1 with ``--check`` when the target is missed; 2 when a puzzle does not verify and
 ``--check`` is given (its time is still reported, marked ``error``).
@@ -71,6 +72,8 @@ class Timed:
     plies: int
     ms: float
     """Best wall time of the full proof over the repeats, in milliseconds."""
+    cpu_ms: float
+    """Best CPU time of the full proof over the repeats (the fairer figure on a busy machine)."""
     nodes: int | None
     """Solver nodes of the uniqueness proof (None when the puzzle does not verify)."""
     ok: bool
@@ -79,15 +82,16 @@ class Timed:
 def time_lesson(checked: CheckedLesson, source: str, repeat: int) -> list[Timed]:
     out = []
     for p in checked.lesson.puzzles:
-        best = float("inf")
+        best = best_cpu = float("inf")
         nodes: int | None = None
         ok = True
         for _ in range(repeat):
             verifier = Verifier(checked.doc, checked.lesson)
             gc.collect()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             verifier.puzzle(p)
             best = min(best, time.perf_counter() - started)
+            best_cpu = min(best_cpu, time.process_time() - cpu)
             proof = verifier.puzzle_proofs.get(p.where)
             nodes = proof.nodes if proof is not None else None
             ok = not verifier.errors and proof is not None
@@ -100,6 +104,7 @@ def time_lesson(checked: CheckedLesson, source: str, repeat: int) -> list[Timed]
                 stipulation=p.stipulation,
                 plies=len(p.solution),
                 ms=best * 1000,
+                cpu_ms=best_cpu * 1000,
                 nodes=nodes,
                 ok=ok,
             )
@@ -317,6 +322,29 @@ def compare_cores(argv: list[str]) -> int:
     return 0
 
 
+def compare_tables(args: argparse.Namespace) -> int:
+    """The course's puzzles without the endgame tables, then with them (``--tables both``), in one
+    run: CPU time per variant and the ratio (with / without)."""
+    from generator.endgame.leaves import tables_ignored
+
+    with tables_ignored():
+        off, _, _ = course_puzzles(args.paths, max(1, args.repeat))
+    on = course_puzzles(args.paths, max(1, args.repeat))[0] if args.tables == "both" else []
+    print("| variant | puzzles | CPU ms without | CPU ms with | ratio | median CPU ms without | median with |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for variant in sorted({r.variant for r in off}):
+        a = [r for r in off if r.variant == variant]
+        b = [r for r in on if r.variant == variant]
+        ta, tb = sum(r.cpu_ms for r in a), sum(r.cpu_ms for r in b)
+        ma = statistics.median(r.cpu_ms for r in a)
+        mb = statistics.median(r.cpu_ms for r in b) if b else float("nan")
+        ratio = f"{tb / ta:.2f}" if b and ta else "—"
+        print(f"| {variant} | {len(a)} | {ta:.0f} | {tb:.0f} | {ratio} | {ma:.2f} | {mb:.2f} |")
+    changed = [(x.id, x.ok, y.ok) for x, y in zip(off, on, strict=False) if x.ok != y.ok]
+    print(f"verdicts that differ: {changed or 'none'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -337,7 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60.0, help="--deep: time limit per problem and search")
     ap.add_argument("--solvers", action="store_true", help="only the solver-alone table (nodes per CPU-second)")
     ap.add_argument("--margin", type=int, default=4, help="--solvers: plies past each puzzle's printed depth")
+    ap.add_argument(
+        "--tables",
+        choices=("on", "off", "both"),
+        default="on",
+        help="the endgame tables stored in the cache at the solver's leaves: on, off, or both in one run",
+    )
     args = ap.parse_args(argv)
+    if args.tables != "on":
+        return compare_tables(args)
     if args.deep:
         from bench.deep import report, run
 

@@ -31,21 +31,32 @@ MAX_PLAY_DEPTH = RANGES["play_depth"][1]
 )
 @MEMORY_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print move, score, line as JSON.")
+@click.option(
+    "--no-tables", "no_tables", is_flag=True, help="Ignore the endgame tables stored by 'damas endgame build'."
+)
 @RULE_OPTION
 def play(
-    variant: Variant, fen: str | None, depth: int, seed: int | None, as_json: bool, rules: tuple[str, ...]
+    variant: Variant,
+    fen: str | None,
+    depth: int,
+    seed: int | None,
+    as_json: bool,
+    no_tables: bool,
+    rules: tuple[str, ...],
 ) -> None:
     """The engine's move in FEN (default: the start position), its score for the side to move and
     the line it expects.
 
     The score is in men (+1.00: a man up for the side to move), or "win in N plies" when the
-    search sees a forced end.  Exit status 1 when the side to move has no legal move.
+    search sees a forced end.  Positions the stored endgame tables hold (docs/endgames.md) are
+    answered from them: a move that keeps the exact result, the fastest win or the slowest loss.
+    Exit status 1 when the side to move has no legal move.
     """
     from ..puzzles.engine import Engine, score_text
 
     variant = with_rules(variant, rules)
     pos = position_arg(variant, fen)
-    result = Engine(variant, seed=seed).search(pos, depth)
+    result = Engine(variant, seed=seed, endgame=not no_tables).search(pos, depth)
     if result.move is None:
         click.echo("no legal move: the game is over", err=True)
         raise SystemExit(EXIT_CONTENT)
@@ -59,9 +70,11 @@ def play(
             "pv": line.split(),
             "depth": result.depth,
             "nodes": result.nodes,
+            "tables": result.tables,
         }
         click.echo(json.dumps(doc))
         return
     click.echo(move)
-    click.echo(f"score: {score_text(result)} (depth {result.depth}, {result.nodes:,} nodes)")
+    how = "endgame tables" if result.tables else f"depth {result.depth}, {result.nodes:,} nodes"
+    click.echo(f"score: {score_text(result)} ({how})")
     click.echo(f"line: {line}")

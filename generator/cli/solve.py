@@ -90,6 +90,9 @@ def _text(pos: Position, line: list[Move]) -> list[str]:
 @click.option("--tree", is_flag=True, help="With --json: the solution tree (every defence and its answer).")
 @MEMORY_OPTION
 @click.option("--old", is_flag=True, help="Use the reference iterative-deepening search instead of df-pn.")
+@click.option(
+    "--no-tables", "no_tables", is_flag=True, help="Ignore the endgame tables stored by 'damas endgame build'."
+)
 def solve(
     variant: Variant,
     fen: str,
@@ -102,8 +105,10 @@ def solve(
     as_json: bool,
     tree: bool,
     old: bool,
+    no_tables: bool,
 ) -> None:
-    """Every first move that forces GOAL within DEPTH plies, against every defence.
+    """Every first move that forces GOAL within DEPTH plies, against every defence (for the win
+    goal, the stored endgame tables answer the positions they hold: docs/endgames.md).
 
     Exit status: 0 answered; 1 the --first move is refuted; 3 undecided within --timeout/--nodes.
     """
@@ -129,7 +134,8 @@ def solve(
     pos = game.position
     key = pos.parse_move(first) if first is not None else None
     budget = Budget(nodes=max_nodes, seconds=timeout)
-    solver = (Solver if old or stip.goal == "draw" else DfpnSolver)(variant, game.profile, budget)
+    search = Solver if old or stip.goal == "draw" else DfpnSolver
+    solver = search(variant, game.profile, budget, endgame=not no_tables)
     meter = _Meter()
     solver.progress = meter
     try:

@@ -656,6 +656,13 @@ cdef class Kernel:
     def index(self, material, u64 w, u64 b, u64 k):
         return index_of(&self.rules, self._index(tuple(material)), w, b, k)
 
+    def offsets(self, material):
+        """The index's men offsets as bytes (``n_white + 1`` native 64-bit words, index.py's
+        ``offsets``), its white and black kings' ways and its size: what the compiled puzzle search
+        needs to index the slice by itself (generator/endgame/leaves.py)."""
+        cdef Index* ix = self._index(tuple(material))
+        return (<char*>ix.offsets)[:(ix.n_white + 1) * sizeof(u64)], ix.wk_ways, ix.bk_ways, ix.size
+
     def position(self, material, u64 i):
         cdef Index* ix = self._index(tuple(material))
         cdef u64 w, b, k

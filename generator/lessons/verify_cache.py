@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cache import plain, rules_key, source_fingerprint
+from ..puzzles.leaves import endgame_key
 from ..puzzles.search import SEARCH_VERSION
 from .model import Puzzle
 
@@ -46,4 +47,5 @@ def proof_key(p: Puzzle, profile: Any, budget_nodes: int | None) -> dict[str, An
         "solution": [[s.move.value, None if s.others is None else [t.value for t in s.others]] for s in p.solution],
         "margin": p.margin,
         "budget": budget_nodes,
+        "endgame": endgame_key(pos.variant, str(p.stipulation)),
     }

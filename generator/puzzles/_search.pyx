@@ -14,6 +14,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from generator.rules._core cimport (
     BLACK,
+    lowbit128,
     WHITE,
     CMove,
     Core,
@@ -37,6 +38,50 @@ ctypedef struct TTEntry:
     int refuted         # most plies known not to
     int best            # index of the move that decided it last
     int used
+
+
+ctypedef struct LeafSlice:      # one stored endgame slice, for the leaves of the win goal
+    int state                   # 0 not stored, 1 stored (not loaded yet), 2 loaded
+    const unsigned char* results
+    const unsigned char* dist
+    int width
+    unsigned long long size, wk_ways, bk_ways
+    const unsigned long long* offsets
+
+cdef enum:
+    LEAF_CODES = 6561           # material codes ((wm * 9 + wk) * 9 + bm) * 9 + bk
+    BINOM_N = 65
+
+cdef unsigned long long BINOM[BINOM_N][10]
+
+cdef void _fill_binomials() noexcept:
+    cdef int n, k
+    for n in range(BINOM_N):
+        for k in range(10):
+            if k == 0:
+                BINOM[n][k] = 1
+            elif n == 0:
+                BINOM[n][k] = 0
+            else:
+                BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+_fill_binomials()
+
+
+cdef inline unsigned long long rank_subset(unsigned long long mask, unsigned long long free) noexcept nogil:
+    """Colex rank of the squares ``mask`` among ``free`` (generator/endgame/index.py)."""
+    cdef unsigned long long r = 0, low
+    cdef int i = 1
+    while mask:
+        low = mask & (~mask + 1)
+        r += BINOM[__builtin_popcountll(free & (low - 1))][i]
+        i += 1
+        mask ^= low
+    return r
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
 
 
 class NodeLimitReached(Exception):
@@ -74,9 +119,23 @@ cdef class Prover:
     cdef public long long table_cap
     """Positions the table may hold (0: no bound); full, it starts over (``resets`` counts it)."""
     cdef public long long resets
+    cdef int leaf_pieces
+    """The most pieces of a stored endgame slice (0: the tables are not consulted)."""
+    cdef object leaf_loader
+    """``loader(material)`` -> the slice's buffers (generator/puzzles/leaves.py), or None."""
+    cdef LeafSlice* slices
+    cdef dict leaf_keep         # the Python buffers behind ``slices``
+    cdef signed char dense_of[128]
+    cdef unsigned long long d_full, d_men[2]
 
     def __cinit__(self):
         self.table = NULL
+        self.leaf_pieces = 0
+        self.leaf_loader = None
+        self.slices = <LeafSlice*>calloc(LEAF_CODES, sizeof(LeafSlice))
+        if self.slices == NULL:
+            raise MemoryError()
+        self.leaf_keep = {}
 
     def __init__(self, Core core, Zobrist zobrist, bint losing, int quiescence):
         self.core = core
@@ -91,6 +150,7 @@ cdef class Prover:
 
     def __dealloc__(self):
         free(self.table)
+        free(self.slices)
 
     cdef int _alloc(self, size_t size) except -1:
         cdef TTEntry* t = <TTEntry*>malloc(size * sizeof(TTEntry))
@@ -149,6 +209,101 @@ cdef class Prover:
         self.root_kings = root_kings
         if self.tcount or self.tmask + 1 != (1 << 14):
             self._alloc(1 << 14)
+
+    def set_leaves(self, int pieces, bytes codes=b"", bytes dense=b"", unsigned long long full=0,
+                   unsigned long long white_men=0, unsigned long long black_men=0, loader=None):
+        """Consult the stored endgame tables at the positions of at most ``pieces`` pieces (0: never)
+        whose material has a 1 in ``codes``: ``dense[sq]`` is the tables' square of engine square
+        ``sq`` (255: none), ``full`` and ``*_men`` the tables' masks of every square and of the squares
+        a man of each colour may stand on, ``loader(material)`` the slice's buffers when first
+        needed (generator/puzzles/leaves.py, which also holds the pure reference of this probe)."""
+        cdef int i
+        self.leaf_pieces = pieces
+        self.leaf_loader = loader
+        self.leaf_keep = {}
+        for i in range(LEAF_CODES):
+            self.slices[i].state = 1 if i < len(codes) and codes[i] else 0
+        for i in range(128):
+            self.dense_of[i] = <signed char>(dense[i] if i < len(dense) and dense[i] != 255 else -1)
+        self.d_full, self.d_men[0], self.d_men[1] = full, white_men, black_men
+
+    cdef inline unsigned long long _dense(self, u128 x) noexcept nogil:
+        cdef unsigned long long out = 0
+        cdef int sq
+        while x:
+            sq = lowbit128(x)
+            out |= (<unsigned long long>1) << self.dense_of[sq]
+            x &= x - 1
+        return out
+
+    cdef int _load(self, int code, int wm, int wk, int bm, int bk) except -1:
+        """Attach a stored slice's buffers (state 2), or mark it missing (state 0)."""
+        got = self.leaf_loader((wm, wk, bm, bk))
+        if got is None:
+            self.slices[code].state = 0
+            return 0
+        results, dist, width, size, offsets, wk_ways, bk_ways = got
+        cdef const unsigned char[::1] rv = results
+        cdef const unsigned char[::1] dv = dist
+        cdef const unsigned char[::1] ov = offsets
+        self.leaf_keep[code] = got
+        self.slices[code].results = &rv[0]
+        self.slices[code].dist = &dv[0]
+        self.slices[code].offsets = <const unsigned long long*>&ov[0]
+        self.slices[code].width = width
+        self.slices[code].size = size
+        self.slices[code].wk_ways = wk_ways
+        self.slices[code].bk_ways = bk_ways
+        self.slices[code].state = 2
+        return 0
+
+    cdef int _leaf(self, u128 w, u128 b, u128 k, int turn, int* proven, int* refuted) except -1:
+        """``generator.puzzles.leaves.win_leaf`` in C: 1 with the tables' bounds for the attacker, 0
+        when no stored slice holds the position."""
+        cdef int wm, wk, bm, bk, code, result, n, ext
+        cdef unsigned long long dw, db, dk, wmen, bmen, free, wkings, i, men
+        cdef unsigned int d
+        cdef LeafSlice* sl
+        n = popcount128(w | b)
+        if n > self.leaf_pieces:
+            return 0
+        wk = popcount128(w & k)
+        bk = popcount128(b & k)
+        wm = popcount128(w) - wk
+        bm = popcount128(b) - bk
+        if wm > 8 or wk > 8 or bm > 8 or bk > 8:
+            return 0
+        code = ((wm * 9 + wk) * 9 + bm) * 9 + bk
+        sl = &self.slices[code]
+        if sl.state == 0:
+            return 0
+        dw, db, dk = self._dense(w), self._dense(b), self._dense(k)
+        wmen, bmen = dw & ~dk, db & ~dk
+        if (wmen & ~self.d_men[0]) or (bmen & ~self.d_men[1]):
+            return 0  # a man on its own crowning row: no position of the tables
+        if sl.state == 1:
+            self._load(code, wm, wk, bm, bk)
+            if sl.state != 2:
+                return 0
+        men = sl.offsets[rank_subset(wmen, self.d_men[0])] + rank_subset(bmen, self.d_men[1] & ~wmen)
+        free = self.d_full & ~(wmen | bmen)
+        wkings = dw & dk
+        i = (men * sl.wk_ways + rank_subset(wkings, free)) * sl.bk_ways + rank_subset(db & dk, free & ~wkings)
+        i += <unsigned long long>turn * sl.size
+        result = (sl.results[i >> 2] >> ((i & 3) * 2)) & 3
+        d = sl.dist[i] if sl.width == 1 else (sl.dist[2 * i] | (sl.dist[2 * i + 1] << 8))
+        if result != (1 if turn == self.attacker else 2):  # WIN / LOSS for the side to move
+            proven[0], refuted[0] = NEVER, NEVER
+            return 1
+        proven[0] = <int>d if d else -NEVER
+        ext = min(self.quiescence, n - 1)
+        if <int>d > ext:
+            refuted[0] = <int>d - ext - 1
+        elif d > 0:
+            refuted[0] = <int>d - self.quiescence - 1
+        else:
+            refuted[0] = -NEVER
+        return 1
 
     def hash(self, white, black, kings, int turn):
         """The Zobrist hash of a position with this prover's keys."""
@@ -226,6 +381,7 @@ cdef class Prover:
     cdef int _forced(self, u128 w, u128 b, u128 k, int turn, int plies, unsigned long long h) except -1:
         cdef TTEntry* e
         cdef int proven = NEVER, refuted = -NEVER, best = 0, found = 0, bound, decided, wanted, j, i, n, start
+        cdef int lp, lr
         cdef bint captures
         cdef u128 w2, b2, k2
         cdef unsigned long long ch
@@ -243,6 +399,13 @@ cdef class Prover:
             if plies <= e.refuted:
                 return 0
             proven, refuted, best, found = e.proven, e.refuted, e.best, 1
+        if self.leaf_pieces and self._leaf(w, b, k, turn, &lp, &lr):
+            # the endgame tables' bounds, merged with what the table knew
+            proven = min(proven, lp)
+            refuted = max(refuted, lr)
+            if plies >= proven or plies <= refuted:
+                self._store(h, proven, refuted, best)
+                return 1 if plies >= proven else 0
         start = self.core.top
         n = self.core._generate(w, b, k, turn, 1)
         captures = n > 0 and self.core.stack[start].captures != 0
@@ -559,6 +722,16 @@ cdef class Dfpn:
         if at > e.disproven:
             e.disproven = at
 
+    cdef bint _table_leaf(self, u128 w, u128 b, u128 k, int turn, unsigned long long h, int plies) except -1:
+        """DfpnSolver._table_leaf: record what the endgame tables say; 1 when that decides the node."""
+        cdef int proven, refuted
+        if not self.prover._leaf(w, b, k, turn, &proven, &refuted):
+            return 0
+        if proven != NEVER:
+            self._prove(h, proven)
+        self._disprove(h, refuted)
+        return plies >= proven or plies <= refuted
+
     cdef DNode* _expand(self, u128 w, u128 b, u128 k, int turn, unsigned long long h) except NULL:
         cdef Core core = self.prover.core
         cdef int start = core.top, n, i, d
@@ -619,6 +792,8 @@ cdef class Dfpn:
         cdef DNode* node
         cdef int won, start
         self._tick()
+        if self.prover.leaf_pieces and self._table_leaf(w, b, k, turn, h, plies):
+            return 0
         node = self._node_find(h)
         if node == NULL:
             node = self._expand(w, b, k, turn, h)

@@ -38,6 +38,7 @@ from .memory import caps as memory_caps
 from .search import _NEVER, QUIESCENCE_PLIES, Proof, Solver, Stipulation
 
 if TYPE_CHECKING:
+    from ..endgame.leaves import StoredTables
     from ..rules.draws import DrawProfile
     from ..rules.game import Game
     from ..rules.position import Position
@@ -71,11 +72,18 @@ class DfpnSolver(Solver):
         *,
         kernel: bool = True,
         caps: Caps | None = None,
+        endgame: StoredTables | bool = True,
     ) -> None:
         """As :class:`Solver`; ``caps`` default to the ``search_memory_mb`` bound split among the
         tables below (:func:`generator.puzzles.memory.dfpn_caps`)."""
         super().__init__(
-            variant, profile, budget, core, kernel=kernel, caps=caps if caps is not None else dfpn_caps(memory_caps())
+            variant,
+            profile,
+            budget,
+            core,
+            kernel=kernel,
+            caps=caps if caps is not None else dfpn_caps(memory_caps()),
+            endgame=endgame,
         )
         self.proven: dict[int, int] = {}
         """Zobrist hash -> fewest plies known to force the goal (-_NEVER: the goal is met here)."""
@@ -277,6 +285,8 @@ class DfpnSolver(Solver):
         self.nodes += 1
         if self.nodes >= self._next_tick:
             self.tick()
+        if self._leaf is not None and self._table_leaf(state, h, plies):
+            return
         entry = self.expanded.get(h)
         if entry is None:
             entry = self._expand(state, h)
@@ -326,6 +336,21 @@ class DfpnSolver(Solver):
             i, cthpn, cthdn = self._select(nums, attacker, pn, dn, thpn, thdn)
             child, ch, _ = kids[i]
             self._mid(child, ch, below, cthpn, cthdn)
+
+    def _table_leaf(self, state: State, h: int, plies: int) -> bool:
+        """Record what the endgame tables say of this node (:mod:`generator.puzzles.leaves`);
+        True when that decides it at ``plies``."""
+        assert self._leaf is not None
+        if (state[0] | state[1]).bit_count() > self._leaf_pieces:
+            return False
+        got = self._leaf(*state)
+        if got is None:
+            return False
+        proven, refuted = got
+        if proven != _NEVER:
+            self._prove(h, proven)
+        self._disprove(h, refuted)
+        return plies >= proven or plies <= refuted
 
     def _expand(self, state: State, h: int) -> tuple[bool | None, int, list[Kid]]:
         """The node's own verdict, the fewest plies at which the bound does not cut it off, and

@@ -12,6 +12,13 @@ men in the centre, the back rank kept as a guard against crowning, and tempo.  I
 
 A ``seed`` adds a small deterministic jitter to the root moves' scores, so that self-play games
 differ from one seed to the next while the same seed always plays the same game.
+
+With ``endgame`` (``damas play``), the endgame tables stored in the cache answer every position
+they hold exactly (:mod:`generator.endgame.leaves`): inside the search, a table position scores as a
+won or lost game at its distance (or 0, drawn) instead of being searched or evaluated; at the root,
+a table position is not searched at all: the engine plays a move that keeps the tables' result, the
+fastest win or the slowest loss.  Without it (the default: puzzle difficulty, the miner's
+self-play) the engine's answers depend on nothing but the position and the seed.
 """
 
 from __future__ import annotations
@@ -19,13 +26,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..endgame.retro import LOSS as LOSS_RESULT
+from ..endgame.retro import WIN as WIN_RESULT
 from ..rules.core import make_zobrist
 from ..rules.move import Move
 from ..rules.position import Position
 from ..rules.variants import Goal, Variant
 from .memory import Caps
 from .memory import caps as memory_caps
+
+if TYPE_CHECKING:
+    from ..endgame.leaves import StoredTables
 
 State = tuple[int, int, int, int]
 WIN = 100_000
@@ -56,6 +69,8 @@ class SearchResult:
     pv: list[Move] = field(default_factory=list)
     depth: int = 0
     nodes: int = 0
+    tables: bool = False
+    """True when the endgame tables chose the move (``score`` exact, no search)."""
 
     @property
     def mate_in(self) -> int | None:
@@ -69,9 +84,18 @@ class Engine:
     """Searches positions of one variant; keeps its transposition table between searches."""
 
     def __init__(
-        self, variant: Variant, *, seed: int | None = None, weights: Weights | None = None, caps: Caps | None = None
+        self,
+        variant: Variant,
+        *,
+        seed: int | None = None,
+        weights: Weights | None = None,
+        caps: Caps | None = None,
+        endgame: StoredTables | bool = False,
     ) -> None:
+        """``endgame``: the endgame tables to consult (True: those stored in the user cache)."""
         self.variant = variant
+        self.endgame = _endgame(variant, endgame)
+        self._leaf_pieces = self.endgame.pieces if self.endgame is not None else 0
         self.gen = variant.generator
         self.weights = weights or Weights()
         self.losing = variant.goal is Goal.LOSING
@@ -131,6 +155,9 @@ class Engine:
         moves = self.gen.moves(*pos.state)  # the order of gen.children
         if not moves:
             return SearchResult(None, self._terminal(0), [], 0, 0)
+        known = self.table_move(pos, moves)
+        if known is not None:
+            return known
         self.nodes = 0
         self.node_limit = None
         state = pos.state
@@ -179,6 +206,11 @@ class Engine:
 
     def _negamax(self, state: State, h: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
+        if self._leaf_pieces and (state[0] | state[1]).bit_count() <= self._leaf_pieces:
+            assert self.endgame is not None
+            got = self.endgame.lookup(*state)
+            if got is not None:
+                return self._table_score(got, ply)
         captures, children = self.gen.children(*state, self.zobrist, h)
         if not children:
             return self._terminal(ply)
@@ -209,6 +241,55 @@ class Engine:
             self._store(h, (depth, best, bound, best_index))
         return best
 
+    # -- endgame tables ---------------------------------------------------------------------------
+
+    def _table_score(self, entry: tuple[int, int], ply: int) -> int:
+        """The exact score of a table position ``ply`` plies from the root (side to move's view)."""
+        result, distance = entry
+        if result == WIN_RESULT:
+            return WIN - (ply + distance)
+        if result == LOSS_RESULT:
+            return -(WIN - (ply + distance))
+        return 0
+
+    def table_move(self, pos: Position, moves: list[Move] | None = None) -> SearchResult | None:
+        """The tables' move in ``pos`` (None when they do not hold it or one of its children): a
+        move that keeps the position's result, the fastest win, the slowest loss, any draw (the
+        seed chooses among equals, as its jitter does in a search), and the tables' line."""
+        chosen = self._table_choice(pos, moves)
+        if chosen is None:
+            return None
+        move, score = chosen
+        return SearchResult(move, score, self._table_line(pos, move), 0, 0, tables=True)
+
+    def _table_choice(self, pos: Position, moves: list[Move] | None = None) -> tuple[Move, int] | None:
+        """(move, exact score) from the tables, or None (see :meth:`table_move`)."""
+        if self.endgame is None or (pos.white | pos.black).bit_count() > self._leaf_pieces:
+            return None
+        here = self.endgame.lookup(*pos.state)
+        moves = moves if moves is not None else self.gen.moves(*pos.state)
+        children = [self.endgame.lookup(*self.gen.apply(*pos.state, m)) for m in moves]
+        if here is None or not moves or any(c is None for c in children):
+            return None
+        score = self._table_score(here, 0)
+        best = [m for m, c in zip(moves, children, strict=True) if c is not None and -self._table_score(c, 1) == score]
+        if not best:  # a table that does not agree with itself: let the search decide
+            return None
+        move = best[0] if self.seed is None else random.Random(f"{self.seed}:{pos.fen()}").choice(best)
+        return move, score
+
+    def _table_line(self, pos: Position, first: Move, most: int = 24) -> list[Move]:
+        """The tables' line from ``first`` on: each side's best move, as far as ``most`` plies."""
+        line = [first]
+        q = pos.play(first)
+        while len(line) < most:
+            chosen = self._table_choice(q)
+            if chosen is None:
+                break
+            line.append(chosen[0])
+            q = q.play(chosen[0])
+        return line
+
     def pv(self, pos: Position, first: Move, most: int = 24) -> list[Move]:
         """The principal variation read back from the table, starting with ``first``."""
         line = [first]
@@ -229,9 +310,21 @@ class Engine:
         return line
 
 
+def _endgame(variant: Variant, endgame: StoredTables | bool) -> StoredTables | None:
+    """The tables an engine reads: ``True`` the user cache's (None when it holds no slice)."""
+    if endgame is True:
+        from ..endgame.leaves import stored_tables
+
+        tables = stored_tables(variant)
+        return tables if tables.stored else None
+    return endgame or None
+
+
 def score_text(result: SearchResult) -> str:
     """The score as a reader reads it: ``+1.25`` (men), or ``win in 7`` / ``loss in 6`` (plies)."""
     mate = result.mate_in
+    if result.tables and mate is None:
+        return "draw"
     if mate is not None:
         return f"win in {mate} plies" if mate > 0 else f"loss in {-mate} plies"
     return f"{result.score / 100:+.2f}"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.core import CompiledMoveGenerator, compiled_zobrist
 
 if TYPE_CHECKING:
+    from ..endgame.leaves import StoredTables
     from .search import Solver
 
 State = tuple[int, int, int, int]
@@ -66,6 +67,15 @@ class DepthFirstKernel:
     def prepare(self, goal: str, pieces: int, attacker: int, root_balance: int, root_kings: int) -> None:
         if goal != "draw":
             self.prover.prepare(goal, pieces, attacker, root_balance, root_kings)
+
+    def set_leaf(self, tables: StoredTables | None) -> None:
+        """Probe ``tables`` at the leaves of the win goal (None: no tables).  The kernel reads the
+        slices' buffers itself (``Prover.set_leaves``), so a probe costs no call into Python; the
+        bounds are those of :func:`generator.puzzles.leaves.win_leaf`, the pure path's."""
+        if tables is None:
+            self.prover.set_leaves(0)
+        else:
+            self.prover.set_leaves(**tables.kernel_spec())
 
     def set_cap(self, entries: int) -> None:
         """Bound the kernel's table to ``entries`` positions (full, it starts over)."""

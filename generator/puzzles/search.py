@@ -36,10 +36,12 @@ from ..rules.movegen import PureZobrist
 from ..rules.position import Position
 from ..rules.variants import Goal as GameGoal
 from .kernel import DepthFirstKernel, depth_first_kernel
+from .leaves import LeafFunction, win_leaf
 from .memory import Caps
 from .memory import caps as memory_caps
 
 if TYPE_CHECKING:
+    from ..endgame.leaves import StoredTables
     from ..rules.draws import DrawProfile
     from ..rules.variants import Variant
 
@@ -167,12 +169,15 @@ class Solver:
         *,
         kernel: bool = True,
         caps: Caps | None = None,
+        endgame: StoredTables | bool = True,
     ) -> None:
         """``core``: ``None`` (the active core: compiled when built), ``"pure"`` (the reference
         Python search on the pure generator) or ``"compiled"`` (RuntimeError when not built).
         ``kernel=False`` keeps the Python search even on the compiled generator (a benchmark's
         middle point).  ``caps``: how many entries each table may hold (default: from the
-        ``search_memory_mb`` limit, :mod:`generator.puzzles.memory`)."""
+        ``search_memory_mb`` limit, :mod:`generator.puzzles.memory`).  ``endgame``: the endgame
+        tables consulted at the leaves of the ``win`` goal (:mod:`generator.puzzles.leaves`):
+        True, the slices stored in the user cache (never built here); False, none."""
         self.variant = variant
         self.budget = budget or Budget(nodes=None)
         self.started = time.perf_counter()
@@ -193,6 +198,10 @@ class Solver:
         self.attacker = WHITE
         self.root_balance = 0
         self.root_kings = 0
+        self.endgame: StoredTables | None = _endgame(variant, endgame)
+        """The stored endgame tables the ``win`` goal reads at its leaves (None: no table)."""
+        self._leaf: LeafFunction | None = None
+        self._leaf_pieces = 0
         compiled = depth_first_kernel(self, QUIESCENCE_PLIES) if kernel else None
         self.kernel: DepthFirstKernel | PythonSearch = compiled or PythonSearch(self)
         """The search ``forced`` runs, chosen once (:mod:`generator.puzzles.kernel`): the compiled
@@ -246,6 +255,13 @@ class Solver:
         self.table.clear()
         self.start_clock()
         self.kernel.prepare(stip.goal, stip.pieces, self.attacker, self.root_balance, self.root_kings)
+        tables = self.endgame
+        if stip.goal == "win" and tables is not None and tables.stored:
+            self._leaf, self._leaf_pieces = win_leaf(tables, self.attacker, QUIESCENCE_PLIES), tables.pieces
+            self.kernel.set_leaf(tables)
+        else:
+            self._leaf, self._leaf_pieces = None, 0
+            self.kernel.set_leaf(None)
 
     # -- goal tests -----------------------------------------------------------------------------
 
@@ -305,6 +321,13 @@ class Solver:
                 return True
             if plies <= entry[1]:
                 return False
+        if self._leaf is not None and (state[0] | state[1]).bit_count() <= self._leaf_pieces:
+            got = self._leaf(*state)
+            if got is not None:  # the endgame tables' bounds, merged with what the table knew
+                entry = (min(got[0], entry[0]), max(got[1], entry[1]), entry[2]) if entry else (*got, 0)
+                if plies >= entry[0] or plies <= entry[1]:
+                    self._store(h, entry)
+                    return plies >= entry[0]
         moves = self.gen.moves(*state)
         decided = self._achieved(state, moves)
         best = entry[2] if entry is not None else 0
@@ -330,11 +353,15 @@ class Solver:
             proven = min(proven, bound if bound != _NEVER else -_NEVER)
         else:
             refuted = max(refuted, bound)
+        self._store(h, (proven, refuted, best))
+        return decided
+
+    def _store(self, h: int, entry: tuple[int, int, int]) -> None:
+        """``table[h] = entry``; a full table starts over before a new position goes in."""
         if len(self.table) >= self.caps.prover and h not in self.table:  # full: start over
             self.table.clear()
             self._resets += 1
-        self.table[h] = (proven, refuted, best)
-        return decided
+        self.table[h] = entry
 
     def draw_forced(self, game: Game, plies: int) -> bool:
         """As ``forced`` for the draw goal, which needs the game history (repetition, counters).
@@ -428,8 +455,9 @@ class Solver:
         def choose(state: tuple[int, int, int, int], moves: list[Move], plies: int) -> Move | None:
             if state[3] == self.attacker:
                 return moves[0]
-            holding = [m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)]
-            return holding[0] if holding else None
+            # the first reply that holds: asking of every reply (each a proof of its own) only to
+            # keep the first was most of the time a deep problem's check took
+            return next((m for m in moves if not self.forced(self.gen.apply(*state, m), plies - 1)), None)
 
         return [move, *self._walk(self.gen.apply(*position.state, move), depth - 1, choose)]
 
@@ -470,6 +498,19 @@ class PythonSearch:
 
     def resets(self) -> int:
         return 0  # counted by the solver
+
+    def set_leaf(self, tables: StoredTables | None) -> None:
+        """Nothing to do: :meth:`Solver.search` reads the solver's leaf function."""
+
+
+def _endgame(variant: Variant, endgame: StoredTables | bool) -> StoredTables | None:
+    """The tables a solver reads: ``True`` the user cache's (None when it holds no slice)."""
+    if endgame is True:
+        from ..endgame.leaves import stored_tables
+
+        tables = stored_tables(variant)
+        return tables if tables.stored else None
+    return endgame or None
 
 
 def solve(position: Position, goal: str, depth: int, profile: DrawProfile | str | None = None) -> Proof:

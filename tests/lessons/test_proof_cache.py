@@ -123,6 +123,21 @@ def test_every_input_of_the_proof_is_in_its_key(tmp_path: Path, change, proven_a
     assert (store.hits, store.misses) == (0, 1 if proven_again else 0)
 
 
+def test_the_stored_endgame_slices_are_in_the_key_of_a_win(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The win goal reads the stored endgame tables at its leaves: with more slices a search that
+    ran out of budget might decide, so the slices are in the key; gain:N does not read them."""
+    from generator.endgame.tables import Tables
+
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "cache"))
+    win_text = GOLPE_TEXT.replace("'gain:1'", "'win'")
+    assert win_text != GOLPE_TEXT
+    win, gain = key_of(win_text), key_of(GOLPE_TEXT)
+    assert win["endgame"] == gain["endgame"] == "none"
+    Tables("american").build(2)
+    assert key_of(win_text)["endgame"] not in ("none", win["endgame"])
+    assert key_of(GOLPE_TEXT) == gain
+
+
 def test_the_budget_is_in_the_key(tmp_path: Path) -> None:
     text = GOLPE_TEXT
     assert key_of(text, 1000) != key_of(text, 1001)
