@@ -154,7 +154,7 @@ def pdn_positions(variant_name: str, unit: Unit) -> tuple[list[Sample], list[str
             problems.append(f"{name}:{e.line + offset}:{e.col}: {e.message}; game skipped")
             continue
         tags = {k.lower(): g.tags[k] for k in ("Event", "White", "Black", "Date") if g.tags.get(k)}
-        if g.tags.get("GameNumber"):  # an archive's own number for the game (data/acf)
+        if g.tags.get("GameNumber"):  # an archive's own number for the game (tests/data/acf)
             tags["game"] = g.tags["GameNumber"]
         for node in g.moves:
             if node.before is None:
