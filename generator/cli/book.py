@@ -18,6 +18,9 @@ from .app import EXIT_CONTENT
 from .common import VARIANT, Whole
 
 LESSONS = click.Path(exists=True, file_okay=False, path_type=Path)
+NO_CACHE = click.option(
+    "--no-cache", is_flag=True, help="Prove everything again (default: reuse the proof cache, as damas check does)."
+)
 
 
 @click.group(name="book")
@@ -60,27 +63,39 @@ def report_cmd(lessons: Path, language: str, details: bool) -> None:
     help="Least share of the book (percent) from games people played (PDN sources).",
 )
 @click.option("--write", is_flag=True, help="Rewrite the book's exercicios.yaml (and en/exercises.yaml).")
+@NO_CACHE
 def compose_cmd(
-    variant: Variant, candidates: tuple[Path, ...], lessons: Path, size: int, real_percent: int, write: bool
+    variant: Variant,
+    candidates: tuple[Path, ...],
+    lessons: Path,
+    size: int,
+    real_percent: int,
+    write: bool,
+    no_cache: bool,
 ) -> None:
     """Compose VARIANT's exercise book from its puzzles and mined candidates, each proven again with
     the books' 8-ply cook margin and judged by the book rules; without --write, a report only."""
+    from ..cache import open_cache, use
     from ..lessons.compose import Plan, compose
 
     plan = Plan(variant, lessons, list(candidates), size, real_percent / 100, write)
-    compose(plan, click.echo)
+    with use(open_cache(not no_cache)):
+        compose(plan, click.echo)
 
 
 @book.command("recheck")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--margin", type=Whole("cook_margin"), default=8, show_default=True, help="Cook margin in plies.")
 @click.option("--only", default="", help="Comma-separated puzzle ids (default: every puzzle).")
-def recheck_cmd(files: tuple[Path, ...], margin: int, only: str) -> None:
+@NO_CACHE
+def recheck_cmd(files: tuple[Path, ...], margin: int, only: str, no_cache: bool) -> None:
     """Re-prove every puzzle of FILES with cook margin MARGIN, one at a time; one line each."""
+    from ..cache import open_cache, use
     from ..lessons.recheck import recheck
 
     wanted = set(only.split(",")) if only else None
-    bad = sum(recheck(f, margin, wanted, click.echo) for f in files)
+    with use(open_cache(not no_cache)):
+        bad = sum(recheck(f, margin, wanted, click.echo) for f in files)
     click.echo(f"{bad} failed")
     if bad:
         raise SystemExit(EXIT_CONTENT)
