@@ -30,7 +30,6 @@ from ..puzzles.line_facts import LineFacts, line_facts
 from ..puzzles.themes import THEMES
 from ..rules import Variant
 from ..rules.position import Position
-from ..rules.variants import get_variant
 from .books import books
 from .check import check_text
 
@@ -207,21 +206,13 @@ def gather(v: Variant, head: dict[str, Any], en_doc: Any, candidates: list[Path]
 
 
 def course_around(v: Variant, lessons: Path) -> tuple[list[LineFacts], list[int]]:
-    """The rest of the course a new puzzle must not repeat (other books on the same board and rules,
-    this variant's other lessons), and the line lengths of this variant's other puzzle lessons (they
-    count in the book's mix of lengths)."""
+    """The rest of the course a new puzzle must not repeat (every other book: the near-duplicate
+    rule itself says which boards compare, and this variant's other lessons), and the line lengths
+    of this variant's other puzzle lessons (they count in the book's mix of lengths)."""
     course = books(lessons)
-    same_rules = {
-        name
-        for name in course
-        if get_variant(name).geometry == v.geometry
-        and get_variant(name).men_capture_backward == v.men_capture_backward
-        and get_variant(name).flying_kings == v.flying_kings
-    }
     others = [
         e.facts
         for name, entries in course.items()
-        if name in same_rules
         for e in entries
         if not (name == v.name and e.lesson == "exercicios")
     ]
