@@ -321,7 +321,7 @@ def write(pt_path: Path, en_path: Path, pt_text: str, en_doc: Any, kept: list[It
         for language in ("pt-BR", "en"):
             cap = caption_for(it, language)
             if cap in seen[language]:
-                cap = unique(cap, it, language)
+                cap = unique(cap, it, language, seen[language])
             seen[language].add(cap)
             p: dict[str, Any] = {"id": it.data["id"], "position": it.data["position"], "caption": cap}
             p["stipulation"] = it.data["stipulation"]
@@ -353,19 +353,23 @@ EN_THEMES = {
 """The authors' own tags in the English twins (the engine's tags are keys, translated when shown)."""
 
 
-def unique(cap: str, it: Item, language: str) -> str:
-    """A caption made distinct by its provenance or material (a book never prints one caption twice)."""
+def unique(cap: str, it: Item, language: str, seen: set[str]) -> str:
+    """A caption made distinct by its provenance, else its material, else also the length of its
+    line (a book never prints one caption twice); the first of these the book has not printed."""
     a, d = it.facts.material(it.facts.attacker).pieces, it.facts.material(it.facts.defender).pieces
+    n = len(it.facts.moves)
     s = it.data.get("source") or {}
     if s.get("kind") == "pdn":
-        extra = (
+        extras = [
             f" (Partida {s['game']} do arquivo da ACF, lance {s['move']}.)"
             if language == "pt-BR"
             else f" (ACF archive, game {s['game']}, move {s['move']}.)"
-        )
+        ]
+    elif language == "pt-BR":
+        extras = [f" {a} contra {d}.", f" {a} contra {d}; a solução tem {n} lances."]
     else:
-        extra = f" {a} contra {d}." if language == "pt-BR" else f" {a} against {d}."
-    return cap + extra
+        extras = [f" {a} against {d}.", f" {a} against {d}; the solution is {n} moves long."]
+    return next((cap + e for e in extras if cap + e not in seen), cap + extras[-1])
 
 
 def book_head(text: str) -> str:
