@@ -59,6 +59,9 @@ RANGES: dict[str, tuple[int, int]] = {
     "level": (1, 5),
     "endgame_pieces": (1, 6),
     "worksheet_count": (1, 500),
+    "book_size": (1, 10_000),
+    "percent": (0, 100),
+    "cook_margin": (0, 20),  # as a lesson's margin (lesson.schema.json)
     # lessons (draw counters and game references: as many digits as a FEN counter)
     "counter": (0, 999_999_999),
     # other

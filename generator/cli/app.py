@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "solve": "solve:solve",
     "play": "play:play",
     "mine": "mine:mine",
+    "book": "book:book",
     "moves": "engine:moves",
     "game": "engine:game",
     "pdn": "pdn:pdn",

@@ -39,7 +39,7 @@ from .source import Document, SourceError
 from .verify import text_fields
 
 COMMANDS = (
-    "board", "build", "check", "endgame", "export", "fen", "game", "import", "init", "mine", "moves", "pdn",
+    "board", "book", "build", "check", "endgame", "export", "fen", "game", "import", "init", "mine", "moves", "pdn",
     "perft", "play", "render", "schema", "serve", "solve", "variants", "worksheet",
 )  # fmt: skip
 """damas's subcommands: ``damas check`` is a command line, ``damas brasileiras`` is the game.  A test

@@ -60,6 +60,8 @@ BASE = {
     ("render",): ["render", "american", "start", "-o", "{tmp}/x.svg"],
     ("check",): ["check", "{tmp}"],
     ("endgame", "build"): ["endgame", "build", "american"],
+    ("book", "compose"): ["book", "compose", "american", "--lessons", "{tmp}"],
+    ("book", "recheck"): ["book", "recheck", __file__],  # any existing file: the number fails first
     ("worksheet",): ["worksheet", "american", "--out", "{tmp}/w.pdf"],
     ("import",): ["import", "{tmp}/none.pdn", "--variant", "american", "--out", "{tmp}/l.yaml"],
 }

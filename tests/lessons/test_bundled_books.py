@@ -94,10 +94,7 @@ def test_the_english_collection_holds_the_same_puzzles_in_the_same_order(variant
 
 
 def _book_entries(variant: str) -> list:
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tools"))
-    from book_report import books
+    from generator.lessons.books import books
 
     return books(ROOT / "lessons")[variant]
 
@@ -112,16 +109,38 @@ def test_the_american_book_is_at_least_half_real_games_each_with_its_provenance(
         assert provenance(e.puzzle.source, "en").startswith("ACF archive, game "), e.name
 
 
-def test_the_american_book_follows_the_book_rules() -> None:
+MAIN_BOOKS = ["american", "brazilian", "international", "russian"]
+
+
+@pytest.mark.parametrize("variant", MAIN_BOOKS)
+def test_each_main_book_follows_the_book_rules(variant: str) -> None:
     from generator.puzzles import book_rules
 
-    entries = _book_entries("american")
-    assert entries
+    entries = _book_entries(variant)
+    assert len(entries) >= 100
     assert book_rules.length_mix(len(e.facts.moves) for e in entries).ok
     broken = [(e.name, book_rules.judge(e.facts, e.puzzle.stipulation).reasons) for e in entries]
     assert not [b for b in broken if b[1]]
     pairs = book_rules.duplicate_pairs([(e.name, e.facts) for e in entries])
     assert not pairs
+
+
+def test_no_position_of_the_main_books_appears_twice_in_the_course() -> None:
+    """Brazilian and Russian share the board: a position (or a near-duplicate) is printed once."""
+    from generator.lessons.books import books
+    from generator.puzzles import book_rules
+
+    course = books(ROOT / "lessons")
+    assert set(MAIN_BOOKS) <= set(course)
+    named = [(e.name, e.facts) for v in MAIN_BOOKS for e in course[v]]
+    assert not book_rules.duplicate_pairs(named)
+
+
+@pytest.mark.parametrize("variant", MAIN_BOOKS)
+def test_each_main_book_keeps_the_eight_ply_margin(variant: str) -> None:
+    found = yaml.safe_load((ROOT / "lessons" / variant / "exercicios.yaml").read_text(encoding="utf-8"))
+    assert found["margin"] == 8 and found["margin_reason"]
+    assert all("margin" not in p for p in found["puzzles"]), "no exercise lowers the book's margin"
 
 
 @pytest.mark.parametrize("variant", TARGETS)
@@ -139,12 +158,8 @@ def test_no_caption_states_what_the_line_does_not_do(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["american", "international"])
 def test_no_english_caption_states_what_the_line_does_not_do(variant: str) -> None:
-    import sys
-
+    from generator.lessons.books import books
     from generator.puzzles.caption_audit import audit_caption
-
-    sys.path.insert(0, str(ROOT / "tools"))
-    from book_report import books
 
     entries = books(ROOT / "lessons", "en")[variant]
     assert entries

@@ -1,4 +1,4 @@
-"""The ACF archive kept in data/acf: the conversion's square numbering, and every kept game replays.
+"""The ACF archive kept in tests/data/acf: the conversion's square numbering, and every kept game replays.
 
 The archive numbers squares 0-31 from the first player's side (its REF.png); the standard numbering
 has Black (the first player) on 1-12 with 1 on b8.  A wrong mapping makes almost every game fail to
@@ -8,19 +8,19 @@ the mapping on a few squares and moves the picture shows.
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
 import pytest
 
 from generator.rules.pdn import read_pdn, replay
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-import acf_to_pdn  # noqa: E402
-
-ARCHIVE = ROOT / "data" / "acf" / "acf.pdn"
+FOLDER = Path(__file__).resolve().parents[1] / "data" / "acf"
+ARCHIVE = FOLDER / "acf.pdn"
+_SPEC = importlib.util.spec_from_file_location("acf_to_pdn", FOLDER / "acf_to_pdn.py")
+assert _SPEC is not None and _SPEC.loader is not None
+acf_to_pdn = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(acf_to_pdn)  # the converter lives beside the archive it wrote (README there)
 GAMES = 9377
 
 

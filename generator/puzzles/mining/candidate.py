@@ -30,7 +30,7 @@ from ..engine import WIN, Engine
 from ..proof import default_margin, gives_material, not_a_puzzle, prove_puzzle
 from ..search import Budget, BudgetExceeded, Stipulation
 
-MINER_VERSION = 3
+MINER_VERSION = 4
 """Bumped when the same input would give different puzzles (stamped in checkpoints)."""
 
 
@@ -62,7 +62,10 @@ class Settings:
     max_plies: int = 160
     """Self-play: a game stops after this many plies."""
     random_plies: tuple[int, int] = (2, 8)
-    """Self-play: random opening moves (at least, at most) drawn from the seed."""
+    """Self-play: random opening moves (at least, at most) drawn from the seed, for a variant
+    without named openings."""
+    named_openings: bool = True
+    """Self-play: start from the variant's named openings (:mod:`.openings`) where it has some."""
 
     def to_json(self) -> dict[str, Any]:
         d = dict(self.__dict__)

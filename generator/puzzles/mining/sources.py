@@ -22,6 +22,7 @@ from ...rules.move import Move
 from ...rules.position import Position
 from ...rules.variants import get_variant
 from ..engine import Engine
+from .openings import openings_for
 
 MAX_GAME_TEXT = 1 << 20
 """A single game's text larger than this (1 MiB) is reported and skipped, not held in memory."""
@@ -54,22 +55,30 @@ def self_play_units(games: int, seed: int, start: int = 0) -> Iterator[Unit]:
 
 
 def self_play_positions(variant_name: str, seed: int, settings: Any) -> list[Sample]:
-    """Every position of one self-play game: random opening plies drawn from ``seed``, then the
-    engine (seeded, so near-equal moves vary between games) until the game ends or ``max_plies``."""
+    """Every position of one self-play game: a named opening of the variant drawn from ``seed``
+    (:mod:`.openings`; random opening plies where the variant has none listed), then the engine
+    (seeded, so near-equal moves vary between games) until the game ends or ``max_plies``."""
     variant = get_variant(variant_name)
     rng = random.Random(seed)
     game = Game(variant, Position.start(variant))
     engine = Engine(variant, seed=seed)
+    named = openings_for(variant_name) if settings.named_openings else ()
+    opening = rng.choice(named) if named else None
+    book = list(opening.moves) if opening is not None else []
     low, high = settings.random_plies
-    opening = rng.randint(low, high)
+    random_until = 0 if opening is not None else rng.randint(low, high)
+    source: dict[str, Any] = {"kind": "self-play", "seed": seed}
+    if opening is not None:
+        source["opening"] = opening.name
     out: list[Sample] = []
     while game.ply < settings.max_plies and not game.status().is_over:
         pos = game.position
-        out.append(Sample(pos, {"kind": "self-play", "seed": seed, "ply": game.ply}))
-        moves = pos.legal_moves()
+        out.append(Sample(pos, {**source, "ply": game.ply}))
         move: Move | None
-        if game.ply < opening:
-            move = rng.choice(moves)
+        if game.ply < len(book):
+            move = pos.parse_move(book[game.ply])
+        elif game.ply < random_until:
+            move = rng.choice(pos.legal_moves())
         else:
             engine.table.clear()  # a fresh search per move keeps the game a function of the seed alone
             move = engine.search(pos, settings.engine_depth, node_limit=50_000).move
@@ -154,7 +163,7 @@ def pdn_positions(variant_name: str, unit: Unit) -> tuple[list[Sample], list[str
             problems.append(f"{name}:{e.line + offset}:{e.col}: {e.message}; game skipped")
             continue
         tags = {k.lower(): g.tags[k] for k in ("Event", "White", "Black", "Date") if g.tags.get(k)}
-        if g.tags.get("GameNumber"):  # an archive's own number for the game (data/acf)
+        if g.tags.get("GameNumber"):  # an archive's own number for the game (tests/data/acf)
             tags["game"] = g.tags["GameNumber"]
         for node in g.moves:
             if node.before is None:

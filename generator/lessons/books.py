@@ -1,7 +1,5 @@
 """The books of a course against the book rules: per book, the figures a proofreader asks for and
-every puzzle a rule leaves out.
-
-    python tools/book_report.py [lessons/] [--details]
+every puzzle a rule leaves out (``damas book report [LESSONS] [--details]``, docs/mining.md).
 
 Per book (a variant's puzzle lessons in the course's language, numbered as the book numbers them:
 lessons in their order, then easiest first): puzzles, the share from real games, of 3-ply and of
@@ -11,23 +9,21 @@ verdict, theme problem, caption fact and near-duplicate (across the whole course
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from generator.lessons.model import Lesson, Puzzle, build_lesson
-from generator.lessons.source import load_document
-from generator.puzzles import book_rules
-from generator.puzzles.caption_audit import audit_caption
-from generator.puzzles.line_facts import LineFacts, line_facts
+from ..puzzles import book_rules
+from ..puzzles.caption_audit import audit_caption
+from ..puzzles.line_facts import LineFacts, line_facts
+from .model import Lesson, Puzzle, build_lesson
+from .source import load_document
 
 
 @dataclass
 class Entry:
+    """One puzzle of a book, with the facts of its line (what every rule and the caption audit read)."""
+
     variant: str
     number: int
     lesson: str
@@ -41,6 +37,7 @@ class Entry:
 
 
 def load(path: Path) -> Lesson | None:
+    """The lesson of a YAML file, or None when it does not read (``damas check`` reports why)."""
     doc, _ = load_document(path.read_text(encoding="utf-8"), str(path))
     if doc is None:
         return None
@@ -52,7 +49,7 @@ def books(root: Path, language: str = "pt-BR") -> dict[str, list[Entry]]:
     """variant -> its book's puzzles, numbered as the book prints them."""
     out: dict[str, list[Entry]] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        lessons = []
+        lessons: list[Lesson] = []
         files = sorted(folder.glob("*.yaml")) if language == "pt-BR" else sorted((folder / "en").glob("*.yaml"))
         for f in files:
             lesson = load(f)
@@ -71,6 +68,7 @@ def books(root: Path, language: str = "pt-BR") -> dict[str, list[Entry]]:
 
 
 def summary(variant: str, entries: list[Entry]) -> str:
+    """The one line a proofreader reads first: the book's figures against the books' standard."""
     n = len(entries)
     real = sum(1 for e in entries if (e.puzzle.source or {}).get("kind") == "pdn")
     mix = book_rules.length_mix(len(e.facts.moves) for e in entries)
@@ -84,6 +82,7 @@ def summary(variant: str, entries: list[Entry]) -> str:
 
 
 def details(all_books: dict[str, list[Entry]]) -> list[str]:
+    """Every puzzle a rule would leave out, with the reason; near-duplicates across the whole course."""
     out = []
     for entries in all_books.values():
         for e in entries:
@@ -98,22 +97,3 @@ def details(all_books: dict[str, list[Entry]]) -> list[str]:
     for a, b in book_rules.duplicate_pairs(everything):
         out.append(f"near-duplicates: {a} and {b}")
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", nargs="?", type=Path, default=Path("lessons"))
-    parser.add_argument("--language", default="pt-BR")
-    parser.add_argument("--details", action="store_true")
-    args = parser.parse_args(argv)
-    all_books = books(args.root, args.language)
-    for variant, entries in all_books.items():
-        print(summary(variant, entries))
-    if args.details:
-        for line in details(all_books):
-            print(line)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

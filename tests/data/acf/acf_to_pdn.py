@@ -20,7 +20,7 @@ Every converted game is replayed with the rules engine; a game that does not rep
 written, and is reported on stderr and in the report file (line number in the archive, the move,
 the engine's message), never dropped silently.  Usage::
 
-    python tools/acf_to_pdn.py ACF.txt data/acf/acf.pdn --report data/acf/rejected.txt
+    python tests/data/acf/acf_to_pdn.py ACF.txt tests/data/acf/acf.pdn --report tests/data/acf/rejected.txt
 """
 
 from __future__ import annotations
@@ -137,5 +137,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
     raise SystemExit(main())
