@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +23,9 @@ from ..rules.move import Move
 from ..rules.position import Position
 from .app import EXIT_CONTENT
 from .common import MEMORY_OPTION, VARIANT, Decimal, Whole
+
+if TYPE_CHECKING:  # a type only: the search loads when the command runs
+    from ..puzzles.search import Stipulation
 
 EXIT_UNDECIDED = 3
 """The search ran out of its ``--timeout`` or ``--nodes`` budget without an answer."""
@@ -113,18 +117,9 @@ def solve(
     Exit status: 0 answered; 1 the --first move is refuted; 3 undecided within --timeout/--nodes.
     """
     from ..puzzles.dfpn import DfpnSolver
-    from ..puzzles.search import Budget, BudgetExceeded, Solver, Stipulation
+    from ..puzzles.search import Budget, BudgetExceeded, Solver
 
-    try:
-        stip = Stipulation.parse(goal)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--goal'") from None
-    try:
-        game = Game(variant, fen, profile=profile)
-    except DamasError:
-        raise
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--draw-profile'") from None
+    stip, game = _read_problem(variant, fen, goal, profile)
     if tree and not as_json:
         raise click.UsageError("--tree goes with --json")
     if tree and (old or stip.goal == "draw"):
@@ -156,6 +151,22 @@ def solve(
     meter.stop()
     if code:
         sys.exit(code)
+
+
+def _read_problem(variant: Variant, fen: str, goal: str, profile: str | None) -> tuple[Stipulation, Game]:
+    """The goal and the game, a bad goal or draw profile named by its own option."""
+    from ..puzzles.search import Stipulation
+
+    try:
+        stip = Stipulation.parse(goal)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--goal'") from None
+    try:
+        return stip, Game(variant, fen, profile=profile)
+    except DamasError:
+        raise
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--draw-profile'") from None
 
 
 def _one_key(solver, pos, game, stip, key, depth, as_json, tree) -> int:
