@@ -45,7 +45,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 # units of the bundled course go first and the long units before the single tests, so the long ones start
 # at once and the short ones fill the gaps at the end.  The units are read from the test files' text (the
 # xdist controller sees node ids only, no fixtures); a test that reaches the bundled build in another way
-# is refused at collection (_refuse_hidden_bundled_build).
+# fails (pytest_runtest_setup).
 SHARED_RUN_FIXTURES = ("bundled_build", "shared_cache")
 BUNDLED_UNIT = "bundled-course"
 MODULE_FIXTURE = re.compile(r"""scope\s*=\s*["'](?:module|package|class)["']""")
@@ -84,20 +84,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return UnitScheduling(config, log)
 
 
-def _refuse_hidden_bundled_build(item: pytest.Item, root: Path) -> None:
-    """A test that uses the bundled build through a fixture of another name would be scheduled away from
-    the others and build the course a second time: say where to name it."""
+@pytest.hookimpl(tryfirst=True)  # before the fixtures are set up: the course is not built for nothing
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that reaches the bundled build through a fixture of another name would be scheduled away
+    from the others and build the course a second time: it fails, saying where to name it."""
     if "bundled_build" in getattr(item, "fixturenames", ()) and _unit_kind(item.path) != 0:
-        raise pytest.UsageError(
+        pytest.fail(
             f"{item.nodeid} uses bundled_build but its file never names it: name bundled_build (or "
-            f"shared_cache) in {item.path.relative_to(root)} so tests/conftest.py runs it with the others"
+            f"shared_cache) in {item.path.name} so tests/conftest.py runs it on the worker that builds it",
+            pytrace=False,
         )
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The bundled course's tests first, then the files of module-scoped fixtures, then the rest."""
-    for item in items:
-        _refuse_hidden_bundled_build(item, config.rootpath)
     items.sort(key=lambda item: _unit_kind(item.path))
 
 
