@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PEAK = textwrap.dedent(
     """
-    import resource, sys
+    import sys
     from pathlib import Path
     sys.path.insert(0, {bench!r})
     from memory import make_course
@@ -44,7 +44,9 @@ PEAK = textwrap.dedent(
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(svg)
     P.compile_job(root, P.jobs_for(site.variants[0])[0], 0)  # the rules booklet: every lesson of the variant
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    # VmHWM: this process's own peak.  ru_maxrss would not do: Linux carries it over exec from the
+    # forked parent, so a child of a large pytest process reports at least the parent's size.
+    print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
     """
 )
 

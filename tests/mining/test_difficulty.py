@@ -3,6 +3,7 @@ bundled books' levels against the engine that ``damas play`` uses."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,12 @@ def test_a_shot_the_engine_sees_at_once_measures_easy() -> None:
     assert m.level <= 2
 
 
+@cache  # read once per process, not three times (twice while collecting: the parameters and their ids)
 def _level_five() -> list[tuple[str, dict]]:
     out = []
     for path in BOOKS:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # the loader damas reads lessons with (generator/lessons/source.py): libyaml when it is there
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         for p in doc.get("puzzles") or []:
             if p.get("difficulty") == 5:
                 out.append((f"{doc['variant']}/{p['id']}", p | {"variant": doc["variant"]}))

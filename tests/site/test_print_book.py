@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
@@ -29,6 +30,7 @@ def test_the_split_checker_catches_a_split_move() -> None:
     assert split_moves(["3. c1xe3 f6:", "d4"]) == [] and not split_moves(["… até f6:", "d4xd6xf6 é o único lance"])
 
 
+@cache  # the answer keys are read by two tests; the bundled PDFs never change during a run
 def _lines(pdf: Path) -> list[list[str]]:
     pages = [[line.rstrip() for line in p.extract_text().split("\n")] for p in PdfReader(pdf).pages]
     assert pages, f"{pdf} has no pages"
