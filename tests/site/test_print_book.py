@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -32,7 +33,16 @@ def test_the_split_checker_catches_a_split_move() -> None:
 
 @cache  # the answer keys are read by two tests; the bundled PDFs never change during a run
 def _lines(pdf: Path) -> list[list[str]]:
-    pages = [[line.rstrip() for line in p.extract_text().split("\n")] for p in PdfReader(pdf).pages]
+    """Each page's text lines, as poppler's pdftotext reads them in the content's order (``-raw``: its
+    default mode joins a line ending in a hyphen to the next, which would hide a split move).  Ten
+    times faster than pypdf on the bundled answer keys, with the same pages and lines of moves."""
+    exe = shutil.which("pdftotext")
+    if exe is None:
+        pytest.skip("pdftotext is not installed (apt-get install -y poppler-utils)")
+    text = subprocess.run(
+        [exe, "-raw", "-enc", "UTF-8", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    pages = [[line.rstrip() for line in page.split("\n")] for page in text.split("\f")[: len(PdfReader(pdf).pages)]]
     assert pages, f"{pdf} has no pages"
     return pages
 
@@ -68,6 +78,16 @@ def test_moves_stay_whole_in_a_narrow_column(tmp_path: Path) -> None:
     lines = _lines(tmp_path / "t.pdf")[0]
     assert len(lines) > 10  # the column is narrow: many breaks, none inside a move
     assert split_moves(lines) == []
+
+
+def test_a_move_broken_in_a_pdf_is_caught(tmp_path: Path) -> None:
+    """The reader keeps the PDF's line breaks: a move forced across two lines is seen."""
+    typst = pytest.importorskip("typst")
+    (tmp_path / "t.typ").write_text(
+        '#set document(title: "t")\n1. c3-d4 b6xd4 3. a3- \\\n-b4 c3xa5\n', encoding="utf-8"
+    )
+    typst.compile(str(tmp_path / "t.typ"), output=str(tmp_path / "t.pdf"))
+    assert split_moves(_lines(tmp_path / "t.pdf")[0])
 
 
 def _text_positions(page) -> list[tuple[float, float, str]]:  # type: ignore[no-untyped-def]
