@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.draws import DrawProfile
 from ..rules.game import Game
 from ..rules.move import Move
+from ..rules.notation import move_texts
 from ..rules.position import Position
 from .search import Solver, Stipulation
 from .tree import SolutionTree
@@ -155,14 +156,6 @@ def result_play(result: PuzzleResult, stipulation: str, profile: DrawProfile | s
 # -- JSON ---------------------------------------------------------------------------------------------
 
 
-def _texts(pos: Position, moves: Sequence[Move]) -> list[str]:
-    out = []
-    for m in moves:
-        out.append(pos.move_text(m, long=True))
-        pos = pos.play(m)
-    return out
-
-
 def play_to_json(node: PlayNode) -> dict[str, Any]:
     """The tree as plain JSON data: ``plies`` at the root, then per node its winning moves, its
     children (in order), ``done``, and its refutations (the failing move, then its line)."""
@@ -179,7 +172,8 @@ def _node_json(node: PlayNode) -> dict[str, Any]:
     if node.children:
         out["children"] = [[pos.move_text(m, long=True), _node_json(c)] for m, c in node.children.items()]
     if node.refutations:
-        out["refutations"] = [[pos.move_text(m, long=True), _texts(pos, line)] for m, line in node.refutations.items()]
+        refutations = node.refutations.items()
+        out["refutations"] = [[pos.move_text(m, long=True), move_texts(pos, line)] for m, line in refutations]
     return out
 
 

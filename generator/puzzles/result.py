@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..rules.move import Move
+from ..rules.notation import move_texts
 from ..rules.position import Position
 from .play import PlayNode, play_from_json, play_to_json
 from .tree import Node, SolutionTree
@@ -123,11 +124,7 @@ def find_move(pos: Position, text: Any) -> Move:
 
 def line_texts(pos: Position, moves: list[Move]) -> list[str]:
     """A line as long move texts, each written in the position it is played in."""
-    out = []
-    for m in moves:
-        out.append(pos.move_text(m, long=True))
-        pos = pos.play(m)
-    return out
+    return move_texts(pos, moves)
 
 
 def moves_from(pos: Position, items: Any) -> list[Move]:

@@ -21,7 +21,7 @@ key of everything they depend on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from ..puzzles.play import PlayNode
 from ..rules import BLACK, WHITE, Move, Position, Variant
 from ..rules.game import Game
 from ..rules.geometry import Numbering
+from ..rules.notation import move_texts
 from ..rules.pdn import game_to_pdn, write_pdn
 from .answer import numbered
 
@@ -158,14 +159,6 @@ def puzzle_play(tree: PlayNode, *, key: str) -> dict[str, Any]:
     return {"key": key, **puzzle_game(tree)}
 
 
-def _line_texts(position: Position, moves: Sequence[Move]) -> list[str]:
-    out, cur = [], position
-    for m in moves:
-        out.append(cur.move_text(m, long=True))
-        cur = cur.play(m)
-    return out
-
-
 # -- the position editor ----------------------------------------------------------------------------
 
 
@@ -223,7 +216,7 @@ def diagram_replays(position: Position, claims: list[dict[str, Any] | None]) -> 
             cache_key = {
                 "rules": proof_cache.rules_key(position.variant),
                 "fen": position.fen(),
-                "line": _line_texts(position, moves),
+                "line": move_texts(position, moves),
             }
             replay = lambda m=moves: replay_data(position, m)  # noqa: E731
             out.append(_cached("replay", cache_key, replay, REPLAY_FIELDS))

@@ -41,13 +41,18 @@ def move_text(pos: Position, move: Move, *, long: bool = False, legal: Sequence[
     return sep.join(g.name(s) for s in squares)
 
 
-def line_text(pos: Position, moves: Sequence[Move], *, long: bool = True) -> str:
-    """A sequence of moves from ``pos``, space-separated, each in the variant's notation."""
+def move_texts(pos: Position, moves: Sequence[Move], *, long: bool = True) -> list[str]:
+    """A sequence of moves from ``pos``, each written in the position it is played in."""
     out = []
     for m in moves:
         out.append(move_text(pos, m, long=long))
         pos = pos.play(m)
-    return " ".join(out)
+    return out
+
+
+def line_text(pos: Position, moves: Sequence[Move], *, long: bool = True) -> str:
+    """A sequence of moves from ``pos``, space-separated, each in the variant's notation."""
+    return " ".join(move_texts(pos, moves, long=long))
 
 
 def split_move_text(pos: Position, text: str) -> list[int]:
