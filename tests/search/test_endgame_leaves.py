@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
 
+from generator.cache import CACHE_ENV
 from generator.cli import main
 from generator.endgame.leaves import StoredTables, stored_tables
 from generator.endgame.retro import LOSS, WIN
@@ -34,6 +36,16 @@ DEPTH = 7
 SAMPLES = 24
 """Random positions per variant and search."""
 BUDGET = 300_000
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """This module's own cache folder: tables of exactly TABLE_PIECES pieces, whatever larger sets
+    other tests of the same worker stored in the run's cache (the finais lessons build 4-piece ones)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("leaves-cache")))
+        yield
+    stored.cache_clear()
 
 
 @cache
