@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 
@@ -29,7 +31,7 @@ from generator.puzzles.engine import Engine, score_text
 from generator.puzzles.kernel import COMPILED_AVAILABLE, WHY_PURE
 from generator.puzzles.search import QUIESCENCE_PLIES, Budget, BudgetExceeded, Proof, Solver, Stipulation
 from generator.rules import VARIANTS, Position
-from tests.endgame.helpers import position, random_position, tables
+from tests.endgame.helpers import position, random_position
 
 TABLE_PIECES = 3
 DEPTH = 7
@@ -50,8 +52,15 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @cache
 def stored(variant: str) -> StoredTables:
-    """The run's tables of up to TABLE_PIECES pieces of ``variant``, as the searches read them."""
-    tables(variant).build(TABLE_PIECES)
+    """The run's tables of up to TABLE_PIECES pieces of ``variant``, as the searches read them.
+
+    Built by the compiled builder even when DAMAS_PURE is set (CI runs this file again on the pure
+    path): the tables are the same either way (tests/endgame/test_kernel.py), what is tested here is
+    the searches reading them, and the pure builder takes minutes on the 10×10 boards."""
+    env = {k: v for k, v in os.environ.items() if k != "DAMAS_PURE"}
+    command = [sys.executable, "-m", "generator", "endgame", "build", variant, "--pieces", str(TABLE_PIECES)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
     out = stored_tables(VARIANTS[variant])
     assert out.pieces == TABLE_PIECES
     return out
