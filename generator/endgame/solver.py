@@ -6,11 +6,10 @@ identical tables (tests/endgame/test_kernel.py); the pure one is far slower and 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
+from ..rules.core import load_compiled
 from .board import Board
 from .index import slice_index
 from .material import Material
@@ -20,17 +19,13 @@ from .store import Slice
 Progress = Callable[[str, int, int], None]
 
 
-def _load() -> tuple[ModuleType | None, str]:
-    if os.environ.get("DAMAS_PURE", "").strip() not in ("", "0"):
-        return None, "DAMAS_PURE is set"
-    try:
-        from . import _retro  # type: ignore[attr-defined]
-    except ImportError as exc:
-        return None, "the extension is not built" if "_retro" in str(exc) else f"the extension does not load: {exc}"
-    return _retro, ""
+def _load_retro() -> Any:
+    from . import _retro  # type: ignore[attr-defined]  # a compiled extension: no stub
+
+    return _retro
 
 
-_RETRO, WHY_PURE = _load()
+_RETRO, WHY_PURE = load_compiled(_load_retro, "_retro")
 COMPILED_AVAILABLE = _RETRO is not None
 
 

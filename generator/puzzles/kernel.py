@@ -14,12 +14,10 @@ generator is the compiled one; anything else gets ``None`` and the solver keeps 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ..rules.core import CompiledMoveGenerator, compiled_zobrist
+from ..rules.core import CompiledMoveGenerator, compiled_zobrist, load_compiled
 
 if TYPE_CHECKING:
     from ..endgame.leaves import StoredTables
@@ -28,18 +26,13 @@ if TYPE_CHECKING:
 State = tuple[int, int, int, int]
 
 
-def _load() -> tuple[ModuleType | None, str]:
-    """The compiled search module, or None with the reason it is not used."""
-    if os.environ.get("DAMAS_PURE", "").strip() not in ("", "0"):
-        return None, "DAMAS_PURE is set"
-    try:
-        from . import _search  # type: ignore[attr-defined]  # a compiled extension: no stub
-    except ImportError as exc:
-        return None, "the extension is not built" if "_search" in str(exc) else f"the extension does not load: {exc}"
-    return _search, ""
+def _load_search() -> Any:
+    from . import _search  # type: ignore[attr-defined]  # a compiled extension: no stub
+
+    return _search
 
 
-_SEARCH, WHY_PURE = _load()
+_SEARCH, WHY_PURE = load_compiled(_load_search, "_search")
 COMPILED_AVAILABLE = _SEARCH is not None
 
 

@@ -26,6 +26,7 @@ them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -35,18 +36,26 @@ if TYPE_CHECKING:
     from .variants import Variant
 
 
-def _load() -> tuple[ModuleType | None, str]:
-    """The compiled module, or None with the reason it is not used."""
+def load_compiled(load: Callable[[], Any], name: str) -> tuple[ModuleType | None, str]:
+    """The compiled extension ``load()`` imports (``load`` holds the ``from . import`` line, so the
+    import graph of tests/test_layers.py sees it), or None with the reason it is not used
+    (``DAMAS_PURE`` set, not built, or failing to load).  Every compiled kernel (the engine's, the
+    puzzle searches', the endgame builder's) is chosen here, once, when its module loads."""
     if os.environ.get("DAMAS_PURE", "").strip() not in ("", "0"):
         return None, "DAMAS_PURE is set"
     try:
-        from . import _core  # type: ignore[attr-defined]  # a compiled extension: no stub
+        return load(), ""
     except ImportError as exc:
-        return None, "the extension is not built" if "_core" in str(exc) else f"the extension does not load: {exc}"
-    return _core, ""
+        return None, "the extension is not built" if name in str(exc) else f"the extension does not load: {exc}"
 
 
-_CORE, WHY_PURE = _load()
+def _load_core() -> Any:
+    from . import _core  # type: ignore[attr-defined]  # a compiled extension: no stub
+
+    return _core
+
+
+_CORE, WHY_PURE = load_compiled(_load_core, "_core")
 COMPILED_AVAILABLE = _CORE is not None
 
 
