@@ -19,10 +19,12 @@ from .check import check_text
 
 
 def one_puzzle_lesson(doc: dict[str, Any], puzzle: dict[str, Any], margin: int) -> str:
-    """The YAML of a lesson holding ``puzzle`` alone, its cook margin set to ``margin``."""
+    """The YAML of a lesson holding ``puzzle`` alone, its cook margin set to ``margin``; the lesson's
+    rules for its proofs (draw profile, proof budget) come along, or a book's wide cook search would run
+    out of the default budget and be reported as a failure the book does not have."""
     one = {k: v for k, v in puzzle.items() if k not in ("margin", "margin_reason")}
     one.update(margin=margin, margin_reason="book standard")
-    lesson: dict[str, Any] = {k: doc[k] for k in ("variant", "language", "title", "slug", "draw_profile") if k in doc}
+    lesson: dict[str, Any] = {k: doc[k] for k in ("variant", "language", "title", "slug", "draw_profile", "proof_budget") if k in doc}
     lesson.update(summary="x", sections=[{"title": "x", "text": "x"}], puzzles=[one])
     return yaml.safe_dump(lesson, allow_unicode=True, sort_keys=False)
 

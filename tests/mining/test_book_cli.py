@@ -72,3 +72,14 @@ def test_recheck_names_each_puzzle_and_fails_on_a_cook(tmp_path: Path) -> None:
     book.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
     code, out = run(["book", "recheck", str(book)])
     assert code == 1 and out.splitlines()[-1] == "1 failed" and "FAIL" in out.splitlines()[0]
+
+
+def test_recheck_proves_with_the_books_budget(tmp_path: Path) -> None:
+    """A book's wide cook search needs its own proof budget: recheck proves with it, not the default."""
+    lessons, _ = small_book(tmp_path, 1)
+    book = lessons / "american" / "exercicios.yaml"
+    doc = yaml.safe_load(book.read_text(encoding="utf-8"))
+    doc["proof_budget"] = 10  # below the schema's least budget: the one-puzzle lesson must refuse it
+    book.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    code, out = run(["book", "recheck", "--no-cache", str(book)])
+    assert code == 1 and "'proof_budget' must be at least 1000; got 10" in out, out
