@@ -18,6 +18,7 @@ page elsewhere cannot reach the preview through DNS rebinding.  A browser that d
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import mimetypes
@@ -142,6 +143,16 @@ class Site:
         self.plans[id(checked)] = (checked, item)
         return item
 
+    def _ahead(self, course: Course) -> contextlib.AbstractContextManager[None]:
+        """The first build proves the course's puzzles on every CPU, as ``damas build`` does
+        (generator/lessons/ahead.py); later builds prove the few an edit touches in line."""
+        if self.pages:
+            return contextlib.nullcontext()
+        from .lessons.ahead import proofs_ahead
+        from .lessons.check import lesson_files
+
+        return proofs_ahead(lesson_files([course.lessons])[0], course.proof_budget)
+
     def build(self, course: Course) -> tuple[list[str], str, dict[str, bytes] | None]:
         """Check, plan and render what changed: (errors, summary, files) with files None on errors."""
         from .cache import open_cache, use
@@ -154,7 +165,7 @@ class Site:
         if settings != self.settings:
             self.forget()
             self.settings = settings
-        with use(open_cache()):
+        with use(open_cache()), self._ahead(course):
             report = check_course(course, check=self.check_file)
             if not report.ok:
                 return [str(e) for e in report.errors], "", None

@@ -24,7 +24,8 @@ def one_puzzle_lesson(doc: dict[str, Any], puzzle: dict[str, Any], margin: int) 
     out of the default budget and be reported as a failure the book does not have."""
     one = {k: v for k, v in puzzle.items() if k not in ("margin", "margin_reason")}
     one.update(margin=margin, margin_reason="book standard")
-    lesson: dict[str, Any] = {k: doc[k] for k in ("variant", "language", "title", "slug", "draw_profile", "proof_budget") if k in doc}
+    kept = ("variant", "language", "title", "slug", "draw_profile", "proof_budget")
+    lesson: dict[str, Any] = {k: doc[k] for k in kept if k in doc}
     lesson.update(summary="x", sections=[{"title": "x", "text": "x"}], puzzles=[one])
     return yaml.safe_dump(lesson, allow_unicode=True, sort_keys=False)
 

@@ -242,3 +242,35 @@ def test_a_caption_edit_renders_only_the_pages_it_touches(tmp_path: Path) -> Non
     first, edit = (re.search(r"(\d+) of (\d+) page\(s\) rendered", line) for line in (rebuilt[0], rebuilt[-1]))
     assert first and edit, out
     assert int(first.group(1)) == int(first.group(2)) > int(edit.group(1)) > 0, out
+
+
+def test_the_first_build_proves_ahead_on_every_cpu_and_later_ones_do_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Like ``damas build``, the preview's first build hands the course's proofs to worker processes
+    (generator/lessons/ahead.py); a rebuild after an edit proves the few it needs in line."""
+    import contextlib
+
+    from generator import course as course_module
+    from generator.lessons import ahead
+    from generator.serve import Site
+
+    folder = tmp_path / "course"
+    write_starter(folder, Starter(variants=(VARIANTS["american"],), language="en", title="Ahead"))
+    entered: list[list[str]] = []
+
+    @contextlib.contextmanager
+    def recording(files: list[Path], proof_budget: int | None = None, jobs: int | None = None) -> Iterator[None]:
+        entered.append(sorted(p.name for p in files))
+        yield
+
+    monkeypatch.setattr(ahead, "proofs_ahead", recording)
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "cache"))
+    site = Site()
+    course = course_module.find_course(folder)
+    errors, _, files = site.build(course)
+    assert not errors and files
+    lessons = sorted(p.name for p in (folder / "lessons").rglob("*.yaml"))
+    assert lessons and entered == [lessons]
+    site.build(course)
+    assert len(entered) == 1, "a rebuild does not start workers"
