@@ -237,6 +237,15 @@ cdef inline void position_of(Rules* r, Index* ix, u64 i, u64* w, u64* b, u64* k)
     k[0] = wkings | bkings
 
 
+cdef inline u64 turned(signed char* img, u64 x) noexcept nogil:
+    """The mask ``x`` with each square moved to its image (board.turn_mask)."""
+    cdef u64 out = 0
+    while x:
+        out |= (<u64>1) << img[lowb(x)]
+        x &= x - 1
+    return out
+
+
 cdef inline int code_of(u64 w, u64 b, u64 k) noexcept nogil:
     return (((popc(w & ~k) * 9) + popc(w & k)) * 9 + popc(b & ~k)) * 9 + popc(b & k)
 
@@ -884,6 +893,61 @@ cdef class Kernel:
                             dist[q] = later
                             pending[0] += 1
         return done
+
+    # -- the colour-swapped twin ---------------------------------------------------------------------------
+
+    def derive(self, material, image, results, dist, int width, progress=None):
+        """``(results, dist16)`` of ``material``, in :meth:`solve`'s format, copied from its solved
+        colour-swapped twin (``results``/``dist``/``width`` as :meth:`attach` takes them) instead of
+        solved: the position with ``turn`` to move, turned half a turn (``image[c]``: the dense
+        square of ``c``, ``board.half_turn``) and its colours swapped, is the twin's position with
+        the other side to move, with the same result and distance (mirror.py, the reference).
+        """
+        cdef Index* ix = self._index(tuple(material))
+        cdef Index* src = self._index((material[2], material[3], material[0], material[1]))
+        cdef const uint8_t[::1] rv = results
+        cdef const uint8_t[::1] dv = dist
+        cdef signed char img[MAXSQ]
+        cdef u64 total = 2 * ix.size
+        cdef int c
+        if len(image) != self.rules.size or sorted(image) != list(range(self.rules.size)):
+            raise ValueError("image is not a permutation of the board's squares")
+        if src.size != ix.size or width not in (1, 2) or rv.shape[0] * 4 < total or dv.shape[0] < total * width:
+            raise ValueError(f"slice {tuple(material)}: the twin's buffers do not fit")
+        for c in range(self.rules.size):
+            img[c] = image[c]
+        out_results = bytearray((total + 3) // 4)
+        out_dist = bytearray(2 * total)
+        self._derive(ix, src, img, &rv[0], &dv[0], width, out_results, out_dist, progress)
+        return out_results, out_dist
+
+    cdef int _derive(
+        self, Index* ix, Index* src, signed char* img, const uint8_t* rv, const uint8_t* dv, int width,
+        uint8_t[::1] orv, uint8_t[::1] odv, progress
+    ) except -1:
+        cdef Rules* r = &self.rules
+        cdef u64 n = ix.size, total = 2 * n, i, j, w, b, k
+        cdef int turn, res
+        for i in range(total):
+            if (i & 0xFFFF) == 0:
+                if PyErr_CheckSignals() < 0:
+                    return -1
+                if progress is not None:
+                    progress("positions", i, total)
+            turn = 1 if i >= n else 0
+            position_of(r, ix, i - n if turn else i, &w, &b, &k)
+            j = index_of(r, src, turned(img, b), turned(img, w), turned(img, k)) + (0 if turn else n)
+            res = (rv[j >> 2] >> ((j & 3) * 2)) & 3
+            orv[i >> 2] |= res << ((i & 3) * 2)
+            if res != R_DRAW:
+                if width == 1:
+                    odv[2 * i] = dv[j]
+                else:
+                    odv[2 * i] = dv[2 * j]
+                    odv[2 * i + 1] = dv[2 * j + 1]
+        if progress is not None:
+            progress("positions", total, total)
+        return 0
 
     cdef tuple _pack(self, uint8_t* state, uint16_t* dist, u64 total):
         cdef bytearray results = bytearray((total + 3) // 4)
