@@ -3,7 +3,8 @@
 ``Tables(variant)`` is the one entry point: :meth:`Tables.entry` gives the stored (result,
 distance) of a position, :meth:`Tables.build` solves every slice up to a number of pieces.  A slice
 is built only after every slice its captures and crownings lead to; those are loaded for the build
-and dropped again when the memory budget is reached, so a build holds a few slices at a time.
+and dropped again when the memory budget is reached, so a build holds a few slices at a time.  A
+slice whose colour-swapped twin is stored is copied from it instead of solved (mirror.py).
 """
 
 from __future__ import annotations
