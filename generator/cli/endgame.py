@@ -29,18 +29,27 @@ def endgame() -> None:
     help="Build every slice of 1 to N pieces (the stored ones are kept).",
 )
 @click.option("--pure", is_flag=True, help="Use the pure-Python reference solver (slow; for small slices).")
+@click.option(
+    "--no-derive",
+    "no_derive",
+    is_flag=True,
+    help="Solve every slice, also those that could be copied from their stored colour-swapped twin (benches).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record per slice.")
 @RULE_OPTION
-def build_cmd(variant: Variant, pieces: int, pure: bool, as_json: bool, rules: tuple[str, ...]) -> None:
+def build_cmd(
+    variant: Variant, pieces: int, pure: bool, no_derive: bool, as_json: bool, rules: tuple[str, ...]
+) -> None:
     """Solve every position of up to N pieces of VARIANT into the user cache, slice by slice.
 
-    A killed build keeps every slice it finished; the next build goes on from there.
+    A killed build keeps every slice it finished; the next build goes on from there.  A slice whose
+    colour-swapped twin is stored is copied from it (the board turned half a turn) instead of solved.
     """
     from ..endgame.tables import Tables
 
     variant = with_rules(variant, rules)
     with Progress() as progress:
-        tables = Tables(variant, progress=progress, pure=pure)
+        tables = Tables(variant, progress=progress, pure=pure, derive=not no_derive)
         reports = tables.build(pieces)
     for r in reports:
         if as_json:
@@ -53,6 +62,7 @@ def build_cmd(variant: Variant, pieces: int, pure: bool, as_json: bool, rules: t
                         "bytes": r.bytes_on_disk,
                         "levels": r.levels,
                         "built": r.built,
+                        "derived_from": r.derived_from or None,
                     }
                 )
             )
@@ -60,6 +70,7 @@ def build_cmd(variant: Variant, pieces: int, pure: bool, as_json: bool, rules: t
             click.echo(
                 f"{r.material.name:12} {r.positions:>12,} positions {r.seconds:8.2f} s {r.bytes_on_disk:>12,} bytes"
                 + ("" if r.built else " (stored)")
+                + (f" (derived from {r.derived_from})" if r.derived_from else "")
             )
     if not as_json:
         click.echo(f"{variant.name}: {len(reports)} slices in {tables.folder}")
@@ -139,6 +150,7 @@ def info_cmd(variant: Variant, as_json: bool, rules: tuple[str, ...]) -> None:
         click.echo(
             f"{m.name:12} {2 * meta['size']:>12,} positions  longest {meta.get('longest', 0):>4} plies  "
             f"{meta.get('seconds', 0):8.2f} s {meta.get('bytes_on_disk', 0):>12,} bytes"
+            + (f"  derived from {meta['derived_from']}" if meta.get("derived_from") else "")
         )
     if not as_json:
         click.echo(f"{variant.name}: {found} slices stored in {tables.folder}")

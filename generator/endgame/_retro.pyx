@@ -237,6 +237,30 @@ cdef inline void position_of(Rules* r, Index* ix, u64 i, u64* w, u64* b, u64* k)
     k[0] = wkings | bkings
 
 
+cdef inline u64 turned(signed char* img, u64 x) noexcept nogil:
+    """The mask ``x`` with each square moved to its image (board.turn_mask)."""
+    cdef u64 out = 0
+    while x:
+        out |= (<u64>1) << img[lowb(x)]
+        x &= x - 1
+    return out
+
+
+cdef inline void copy_entry(
+    const uint8_t* rv, const uint8_t* dv, int width, u64 j, uint8_t[::1] orv, uint8_t[::1] odv, u64 i
+) noexcept nogil:
+    """Entry ``j`` of a solved slice (2-bit results, ``width``-byte distances) into entry ``i`` of
+    :meth:`Kernel.solve`'s format (16-bit distances, 0 for draws)."""
+    cdef int res = (rv[j >> 2] >> ((j & 3) * 2)) & 3
+    orv[i >> 2] |= res << ((i & 3) * 2)
+    if res != R_DRAW:
+        if width == 1:
+            odv[2 * i] = dv[j]
+        else:
+            odv[2 * i] = dv[2 * j]
+            odv[2 * i + 1] = dv[2 * j + 1]
+
+
 cdef inline int code_of(u64 w, u64 b, u64 k) noexcept nogil:
     return (((popc(w & ~k) * 9) + popc(w & k)) * 9 + popc(b & ~k)) * 9 + popc(b & k)
 
@@ -884,6 +908,74 @@ cdef class Kernel:
                             dist[q] = later
                             pending[0] += 1
         return done
+
+    # -- the colour-swapped twin ---------------------------------------------------------------------------
+
+    def derive(self, material, image, results, dist, int width, progress=None):
+        """``(results, dist16)`` of ``material``, in :meth:`solve`'s format, copied from its solved
+        colour-swapped twin (``results``/``dist``/``width`` as :meth:`attach` takes them) instead of
+        solved: the position with ``turn`` to move, turned half a turn (``image[c]``: the dense
+        square of ``c``, ``board.half_turn``) and its colours swapped, is the twin's position with
+        the other side to move, with the same result and distance (mirror.py, the reference).
+        """
+        cdef Index* ix = self._index(tuple(material))
+        cdef Index* src = self._index((material[2], material[3], material[0], material[1]))
+        cdef const uint8_t[::1] rv = results
+        cdef const uint8_t[::1] dv = dist
+        cdef signed char img[MAXSQ]
+        cdef u64 total = 2 * ix.size
+        cdef int c
+        if len(image) != self.rules.size or sorted(image) != list(range(self.rules.size)):
+            raise ValueError("image is not a permutation of the board's squares")
+        if src.size != ix.size or width not in (1, 2) or rv.shape[0] * 4 < total or dv.shape[0] < total * width:
+            raise ValueError(f"slice {tuple(material)}: the twin's buffers do not fit")
+        for c in range(self.rules.size):
+            img[c] = image[c]
+        out_results = bytearray((total + 3) // 4)
+        out_dist = bytearray(2 * total)
+        self._derive(ix, src, img, &rv[0], &dv[0], width, out_results, out_dist, progress)
+        return out_results, out_dist
+
+    cdef int _derive(
+        self, Index* ix, Index* src, signed char* img, const uint8_t* rv, const uint8_t* dv, int width,
+        uint8_t[::1] orv, uint8_t[::1] odv, progress
+    ) except -1:
+        """Every placement once, in index order and group by group as :func:`position_of` decodes
+        them, but the men decoded once for all their kings and the white kings once for all the
+        black kings (decoding is most of the cost); each placement is copied with either side to
+        move.  The twin's white pieces are the turned black ones."""
+        cdef Rules* r = &self.rules
+        cdef u64 n = ix.size, rw = 0, men, rwk, rbk, block, i, j, jmen
+        cdef u64 wmen, bmen, free, wkings, bkings, twmen, tbmen, tfree, twk, tbk
+        for men in range(ix.offsets[ix.n_white]):
+            while ix.offsets[rw + 1] <= men:  # the white men's rank: the last rw with offsets[rw] <= men
+                rw += 1
+            wmen = unrank_subset(rw, ix.wm, r.menok[0])
+            bmen = unrank_subset(men - ix.offsets[rw], ix.bm, r.menok[1] & ~wmen)
+            free = r.full & ~(wmen | bmen)
+            twmen = turned(img, bmen)
+            tbmen = turned(img, wmen)
+            jmen = src.offsets[rank_subset(twmen, r.menok[0])] + rank_subset(tbmen, r.menok[1] & ~twmen)
+            tfree = r.full & ~(twmen | tbmen)
+            for rwk in range(ix.wk_ways):
+                block = men * ix.wk_ways + rwk
+                if (block & 0xFF) == 0:
+                    if PyErr_CheckSignals() < 0:
+                        return -1
+                    if progress is not None:
+                        progress("positions", 2 * block * ix.bk_ways, 2 * n)
+                wkings = unrank_subset(rwk, ix.wk, free)
+                tbk = turned(img, wkings)
+                for rbk in range(ix.bk_ways):
+                    bkings = unrank_subset(rbk, ix.bk, free & ~wkings)
+                    twk = turned(img, bkings)
+                    i = block * ix.bk_ways + rbk
+                    j = (jmen * src.wk_ways + rank_subset(twk, tfree)) * src.bk_ways + rank_subset(tbk, tfree & ~twk)
+                    copy_entry(rv, dv, width, j + n, orv, odv, i)
+                    copy_entry(rv, dv, width, j, orv, odv, i + n)
+        if progress is not None:
+            progress("positions", 2 * n, 2 * n)
+        return 0
 
     cdef tuple _pack(self, uint8_t* state, uint16_t* dist, u64 total):
         cdef bytearray results = bytearray((total + 3) // 4)

@@ -127,3 +127,50 @@ def board_of(variant: Variant | str) -> Board:
         man_jumps=tuple(gen.man_jumps),
         promotion=promotion,
     )
+
+
+@cache
+def half_turn(board: Board) -> tuple[int, ...] | None:
+    """``image[c]``: the dense square of ``c`` once the board is turned half a turn (180°), or None
+    when the board's data do not allow it.
+
+    A slice and its colour-swapped twin hold the same game when this map exists: turn the board,
+    swap the colours and the side to move, and every position of one slice is a position of the
+    other with the same result and distance (tables.py derives the twin instead of solving it).
+    That needs more than a square board: every playing square must turn into a playing square,
+    every step in a direction into a step in the opposite one (so rays and flying moves follow),
+    White's crowning row into Black's (so a white man's squares turn into a black man's), and a
+    white man's steps and jumps into a black man's.  The answer is read from the board, never from
+    a variant's name.
+    """
+    g = board.variant.geometry
+    image = []
+    for sq in board.padded:
+        turned = g.square(g.width - 1 - g.file_of(sq), g.height - 1 - g.rank_of(sq))
+        if turned not in board.dense:
+            return None
+        image.append(board.dense[turned])
+    if sorted(image) != list(range(board.size)):
+        return None
+    for d in range(4):
+        for c in range(board.size):
+            nb, back = board.neighbours[d][c], board.neighbours[d ^ 1][image[c]]
+            if (nb < 0) != (back < 0) or (nb >= 0 and image[nb] != back):
+                return None
+    white_row, black_row = board.promotion
+    if turn_mask(image, white_row) != black_row or turn_mask(image, black_row) != white_row:
+        return None
+    for steps in (board.man_steps, board.man_jumps):
+        if sorted(d ^ 1 for d in steps[0]) != sorted(steps[1]):
+            return None
+    return tuple(image)
+
+
+def turn_mask(image: tuple[int, ...] | list[int], mask: int) -> int:
+    """The dense ``mask`` with each square moved to its ``image``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << image[low.bit_length() - 1]
+        mask ^= low
+    return out

@@ -1,4 +1,4 @@
-"""Which solver builds a slice: the compiled kernel when it was built, else the pure reference.
+"""Which solver builds (or derives) a slice: the compiled kernel when it was built, else the pure reference.
 
 ``DAMAS_PURE=1`` forces the pure path, as for the engine (``generator/rules/core.py``).  Both give
 identical tables (tests/endgame/test_kernel.py); the pure one is far slower and suits small slices.
@@ -10,9 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules.core import load_compiled
-from .board import Board
+from .board import Board, half_turn
 from .index import slice_index
 from .material import Material
+from .mirror import derive_pure
 from .retro import solve_pure
 from .store import Slice
 
@@ -61,6 +62,23 @@ def solve(
     finally:
         for m in attached:
             kernel.detach(m)
+
+
+def derive_twin(
+    board: Board, material: Material, source: Slice, kernel: Any = None, progress: Progress | None = None
+) -> tuple[bytearray, bytearray]:
+    """``(results, dist16)`` of ``material`` copied from ``source``, its solved colour-swapped twin,
+    instead of solved (mirror.py says why that is the same slice): in C with ``kernel``, else with
+    the pure reference.  The board must have a half turn (``board.half_turn``).
+    """
+    if kernel is None:
+        return derive_pure(board, material, source)
+    image = half_turn(board)
+    if image is None:
+        raise ValueError(f"{board.variant.name}: the board is not symmetric; solve the slice instead")
+    if source.material != material.swapped():
+        raise ValueError(f"{source.material.name} is not the colour-swapped twin of {material.name}")
+    return kernel.derive(material, image, source.results, source.dist, source.width, progress)
 
 
 def slice_size(board: Board, material: Material) -> int:

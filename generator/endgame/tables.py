@@ -3,7 +3,8 @@
 ``Tables(variant)`` is the one entry point: :meth:`Tables.entry` gives the stored (result,
 distance) of a position, :meth:`Tables.build` solves every slice up to a number of pieces.  A slice
 is built only after every slice its captures and crownings lead to; those are loaded for the build
-and dropped again when the memory budget is reached, so a build holds a few slices at a time.
+and dropped again when the memory budget is reached, so a build holds a few slices at a time.  A
+slice whose colour-swapped twin is stored is copied from it instead of solved (mirror.py).
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..cache import default_dir
 from ..errors import DamasError
 from ..rules.position import Position
 from ..rules.variants import Variant, get_variant
-from .board import Board, board_of
+from .board import Board, board_of, half_turn
 from .index import slice_index
 from .material import Material, material_of, materials_up_to
 from .retro import DRAW, LOSS, WIN
-from .solver import make_kernel, solve
+from .solver import derive_twin, make_kernel, solve
 from .store import Slice, load, narrow, read_meta, rules_folder, save
 
 Progress = Callable[[str, int, int], None]
@@ -51,6 +53,8 @@ class SliceReport:
     levels: int
     built: bool
     """False when the slice was already stored."""
+    derived_from: str = ""
+    """The twin's name when the slice was derived from it instead of solved (mirror.py)."""
 
 
 def closure(materials: Iterable[Material]) -> list[Material]:
@@ -94,6 +98,7 @@ class Tables:
         progress: Progress | None = None,
         memory: int = MEMORY_BUDGET,
         pure: bool = False,
+        derive: bool = True,
     ) -> None:
         self.variant = get_variant(variant)
         self.board: Board = board_of(self.variant)
@@ -101,6 +106,9 @@ class Tables:
         self.progress = progress
         self.memory = memory
         self.kernel = None if pure else make_kernel(self.board)
+        self.derive = derive
+        """Derive a slice from its stored colour-swapped twin instead of solving it (the same bytes;
+        False solves every slice, for benches and tests)."""
         self.loaded: OrderedDict[Material, Slice] = OrderedDict()
         self.reports: list[SliceReport] = []
 
@@ -168,6 +176,7 @@ class Tables:
                         meta.get("bytes_on_disk", 0),
                         meta.get("levels", 0),
                         False,
+                        meta.get("derived_from", ""),
                     )
                 )
                 continue
@@ -177,24 +186,56 @@ class Tables:
         self.reports.extend(reports)
         return reports
 
+    def _twin(self, m: Material) -> Material | None:
+        """The stored colour-swapped twin ``m`` can be derived from, or None (solve it): a slice
+        that is its own twin (``1k-1k``), a board without a half turn, deriving switched off, or a
+        twin not stored yet (a probe that needs one slice does not build its twin for it)."""
+        twin = m.swapped()
+        if not self.derive or twin == m or half_turn(self.board) is None:
+            return None
+        return twin if twin in self.loaded or self.is_stored(twin) else None
+
+    def _slice_progress(self, m: Material) -> Progress | None:
+        if self.progress is None:
+            return None
+        outer = self.progress
+
+        def progress(stage: str, done: int, total: int) -> None:
+            outer(f"{m.name} {stage}", done, total)
+
+        return progress
+
     def _build_one(self, m: Material) -> SliceReport:
-        needed = sorted(m.successors(), key=Material.solve_key)
-        exits = {x: self.slice(x) for x in needed}
-        for sl in exits.values():
-            self._keep(sl, pinned=needed)
-        start = time.perf_counter()
-        progress = None
-        if self.progress is not None:
-            outer = self.progress
-
-            def progress(stage: str, done: int, total: int) -> None:
-                outer(f"{m.name} {stage}", done, total)
-
-        results, dist16, levels = solve(self.board, m, exits, self.kernel, progress)
+        """Solve slice ``m`` (its exits loaded first), or derive it from its stored twin; store it."""
+        twin = self._twin(m)
+        if twin is not None:
+            source = self.slice(twin)
+            pinned = [twin]
+            start = time.perf_counter()
+            results, dist16 = derive_twin(self.board, m, source, self.kernel, self._slice_progress(m))
+            meta = {"derived_from": twin.name, "levels": source.meta.get("levels", 0)}
+        else:
+            pinned = sorted(m.successors(), key=Material.solve_key)
+            exits = {x: self.slice(x) for x in pinned}
+            for sl in exits.values():
+                self._keep(sl, pinned=pinned)
+            start = time.perf_counter()
+            results, dist16, levels = solve(self.board, m, exits, self.kernel, self._slice_progress(m))
+            meta = {"levels": levels}
         seconds = time.perf_counter() - start
+        meta.update(variant=self.variant.name, seconds=round(seconds, 3))
+        sl = self._store(m, results, dist16, meta, pinned)
+        return SliceReport(
+            m, 2 * sl.size, seconds, sl.meta["bytes_on_disk"], sl.meta["levels"], True, twin.name if twin else ""
+        )
+
+    def _store(
+        self, m: Material, results: bytearray, dist16: bytearray, meta: dict[str, Any], pinned: list[Material]
+    ) -> Slice:
+        """Save a solved (or derived) slice with its counts and longest distance, and keep it."""
         dist, width = narrow(dist16)
         sl = Slice(m, self.size(m), bytes(results), dist, width, {})
-        sl.meta = {"variant": self.variant.name, "levels": levels, "seconds": round(seconds, 3)}
+        sl.meta = dict(meta)
         sl.meta["counts"] = _counts(sl)
         sl.meta["longest"] = (
             max(dist)
@@ -202,8 +243,8 @@ class Tables:
             else max((dist[i] | dist[i + 1] << 8 for i in range(0, len(dist), 2)), default=0)
         )
         save(self.folder, sl)
-        self._keep(sl, pinned=needed)
-        return SliceReport(m, 2 * sl.size, seconds, sl.meta["bytes_on_disk"], levels, True)
+        self._keep(sl, pinned=pinned)
+        return sl
 
     # -- positions ----------------------------------------------------------------------------------
 
