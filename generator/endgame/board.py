@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from ..rules.geometry import BLACK, WHITE
+from ..rules.geometry import BLACK, WHITE, remap_bits
 from ..rules.variants import CapturePromotion, Goal, Precedence, Removal, Variant, get_variant
 
 MAX_SQUARES = 64
@@ -65,22 +65,10 @@ class Board:
         return self.full & ~self.promotion[color]
 
     def to_dense(self, bits: int) -> int:
-        out = 0
-        dense = self.dense
-        while bits:
-            low = bits & -bits
-            out |= 1 << dense[low.bit_length() - 1]
-            bits ^= low
-        return out
+        return remap_bits(bits, self.dense)
 
     def to_padded(self, mask: int) -> int:
-        out = 0
-        padded = self.padded
-        while mask:
-            low = mask & -mask
-            out |= 1 << padded[low.bit_length() - 1]
-            mask ^= low
-        return out
+        return remap_bits(mask, self.padded)
 
     def kernel_spec(self) -> dict[str, object]:
         """The plain data the compiled kernel is built from (``_retro.Kernel(spec)``)."""
@@ -168,9 +156,4 @@ def half_turn(board: Board) -> tuple[int, ...] | None:
 
 def turn_mask(image: tuple[int, ...] | list[int], mask: int) -> int:
     """The dense ``mask`` with each square moved to its ``image``."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= 1 << image[low.bit_length() - 1]
-        mask ^= low
-    return out
+    return remap_bits(mask, image)

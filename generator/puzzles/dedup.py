@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import DamasError
-from ..rules.geometry import BLACK
+from ..rules.geometry import BLACK, remap_bits
 from ..rules.position import Position
 from ..rules.variants import Variant
 
@@ -33,20 +33,11 @@ def _turn_table(variant: Variant) -> dict[int, int]:
     return {sq: g.square(g.width - 1 - g.file_of(sq), g.height - 1 - g.rank_of(sq)) for sq in g.squares}
 
 
-def _turn_bits(bits: int, table: dict[int, int]) -> int:
-    out = 0
-    while bits:
-        low = bits & -bits
-        out |= 1 << table[low.bit_length() - 1]
-        bits ^= low
-    return out
-
-
 def mirror(pos: Position) -> Position:
     """The same position with the colours swapped and the board turned (the side to move swaps too)."""
     t = _turn_table(pos.variant)
     white, black, kings, turn = pos.state
-    return Position(pos.variant, _turn_bits(black, t), _turn_bits(white, t), _turn_bits(kings, t), turn ^ 1)
+    return Position(pos.variant, remap_bits(black, t), remap_bits(white, t), remap_bits(kings, t), turn ^ 1)
 
 
 def position_key(pos: Position) -> str:

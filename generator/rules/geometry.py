@@ -22,6 +22,7 @@ Every variant in docs/spec.md §1.1 and §12.1 is one of three layouts and one o
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -35,6 +36,18 @@ COLOR_NAMES = ("white", "black")
 
 MAX_SQUARE_CHARS = 6
 """A square name longer than this is refused before ``int`` sees it (leading zeros allowed)."""
+
+
+def remap_bits(bits: int, table: Sequence[int] | Mapping[int, int]) -> int:
+    """``bits`` with each set bit ``i`` moved to bit ``table[i]``: one square numbering to another
+    (padded to dense, dense to padded) or a board symmetry (the half turn).  Sparse masks, so the
+    loop runs once per set bit."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << table[low.bit_length() - 1]
+        bits ^= low
+    return out
 
 
 def is_ascii_number(text: str) -> bool:
