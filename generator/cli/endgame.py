@@ -35,22 +35,36 @@ def endgame() -> None:
     is_flag=True,
     help="Solve every slice, also those that could be copied from their stored colour-swapped twin (benches).",
 )
+@click.option(
+    "--jobs",
+    type=Whole("jobs"),
+    default=None,
+    help="Processes solving slices that do not need each other at the same time (default: every CPU; "
+    "a large slice waits while it would not fit in the free memory beside the others).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record per slice.")
 @RULE_OPTION
 def build_cmd(
-    variant: Variant, pieces: int, pure: bool, no_derive: bool, as_json: bool, rules: tuple[str, ...]
+    variant: Variant,
+    pieces: int,
+    pure: bool,
+    no_derive: bool,
+    jobs: int | None,
+    as_json: bool,
+    rules: tuple[str, ...],
 ) -> None:
     """Solve every position of up to N pieces of VARIANT into the user cache, slice by slice.
 
     A killed build keeps every slice it finished; the next build goes on from there.  A slice whose
     colour-swapped twin is stored is copied from it (the board turned half a turn) instead of solved.
     """
+    from ..cpus import usable_cpus
     from ..endgame.tables import Tables
 
     variant = with_rules(variant, rules)
     with Progress() as progress:
         tables = Tables(variant, progress=progress, pure=pure, derive=not no_derive)
-        reports = tables.build(pieces)
+        reports = tables.build(pieces, min(jobs or usable_cpus(), usable_cpus()))
     for r in reports:
         if as_json:
             click.echo(

@@ -102,6 +102,7 @@ class Tables:
     ) -> None:
         self.variant = get_variant(variant)
         self.board: Board = board_of(self.variant)
+        self.root = root
         self.folder = rules_folder(self.variant, root)
         self.progress = progress
         self.memory = memory
@@ -153,38 +154,43 @@ class Tables:
 
     # -- building -----------------------------------------------------------------------------------
 
-    def build(self, pieces: int) -> list[SliceReport]:
-        """Every slice of 1 to ``pieces`` pieces (the stored ones are kept)."""
+    def build(self, pieces: int, jobs: int = 1) -> list[SliceReport]:
+        """Every slice of 1 to ``pieces`` pieces (the stored ones are kept), on ``jobs`` processes."""
         if not 1 <= pieces <= MAX_PIECES:
             raise EndgameError(f"pieces must be 1 to {MAX_PIECES}, not {pieces}")
-        return self.build_materials(materials_up_to(pieces))
+        return self.build_materials(materials_up_to(pieces), jobs)
 
-    def build_materials(self, wanted: Iterable[Material]) -> list[SliceReport]:
-        """The slices ``wanted`` and those they need, in solving order; returns one report each."""
+    def build_materials(self, wanted: Iterable[Material], jobs: int = 1) -> list[SliceReport]:
+        """The slices ``wanted`` and those they need, in solving order; returns one report each.
+        With ``jobs`` above 1, worker processes solve the slices that do not need each other at the
+        same time (parallel.py); the same bytes are stored."""
         todo = closure(wanted)
+        if jobs > 1:
+            from .parallel import build_parallel
+
+            return build_parallel(self, todo, jobs)
         reports = []
         for done, m in enumerate(todo):
             if self.progress is not None:
                 self.progress(f"{self.variant.name} {m.pieces} pieces", done, len(todo))
-            if self.is_stored(m):
-                meta = read_meta(self.folder, m) or {}
-                reports.append(
-                    SliceReport(
-                        m,
-                        2 * self.size(m),
-                        meta.get("seconds", 0.0),
-                        meta.get("bytes_on_disk", 0),
-                        meta.get("levels", 0),
-                        False,
-                        meta.get("derived_from", ""),
-                    )
-                )
-                continue
-            reports.append(self._build_one(m))
+            reports.append(self.report_stored(m) if self.is_stored(m) else self.build_one(m))
         if self.progress is not None and todo:
             self.progress(f"{self.variant.name} done", len(todo), len(todo))
         self.reports.extend(reports)
         return reports
+
+    def report_stored(self, m: Material) -> SliceReport:
+        """The report of a slice built earlier, from its meta file."""
+        meta = read_meta(self.folder, m) or {}
+        return SliceReport(
+            m,
+            2 * self.size(m),
+            meta.get("seconds", 0.0),
+            meta.get("bytes_on_disk", 0),
+            meta.get("levels", 0),
+            False,
+            meta.get("derived_from", ""),
+        )
 
     def _twin(self, m: Material) -> Material | None:
         """The stored colour-swapped twin ``m`` can be derived from, or None (solve it): a slice
@@ -205,8 +211,9 @@ class Tables:
 
         return progress
 
-    def _build_one(self, m: Material) -> SliceReport:
-        """Solve slice ``m`` (its exits loaded first), or derive it from its stored twin; store it."""
+    def build_one(self, m: Material) -> SliceReport:
+        """Solve slice ``m`` (its exits loaded, or built first when missing), or derive it from its
+        stored twin; store it."""
         twin = self._twin(m)
         if twin is not None:
             source = self.slice(twin)

@@ -85,6 +85,13 @@ class Variant:
     def flying(self) -> bool:
         return self.flying_kings
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields without the cached move generator (a compiled one cannot be pickled): a
+        variant sent to a worker process builds its own generator there."""
+        state = dict(self.__dict__)
+        state.pop("generator", None)
+        return state
+
     @cached_property
     def generator(self) -> MoveGenerator:
         """The move generator for these rules (built once per variant): the compiled core when it
