@@ -59,12 +59,13 @@ def build_cmd(
     colour-swapped twin is stored is copied from it (the board turned half a turn) instead of solved.
     """
     from ..cpus import usable_cpus
+    from ..endgame.parallel import build
     from ..endgame.tables import Tables
 
     variant = with_rules(variant, rules)
     with Progress() as progress:
         tables = Tables(variant, progress=progress, pure=pure, derive=not no_derive)
-        reports = tables.build(pieces, min(jobs or usable_cpus(), usable_cpus()))
+        reports = build(tables, pieces, min(jobs or usable_cpus(), usable_cpus()))
     for r in reports:
         if as_json:
             click.echo(

@@ -21,7 +21,7 @@ import multiprocessing
 import queue
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -31,7 +31,7 @@ from ..rules.variants import Variant
 from ..workers import quiet_worker
 from .board import half_turn
 from .material import Material
-from .tables import EndgameError, Progress, SliceReport, Tables
+from .tables import EndgameError, Progress, SliceReport, Tables, closure, up_to
 
 POLL = 0.2
 """Seconds between looks at the workers' progress queue while slices are being solved."""
@@ -62,9 +62,17 @@ def needs(tables: Tables, todo: list[Material]) -> dict[Material, set[Material]]
     return out
 
 
-def build_parallel(tables: Tables, todo: list[Material], jobs: int) -> list[SliceReport]:
-    """Build the slices of ``todo`` (a closure, in solving order) on ``jobs`` worker processes;
-    one report per slice, in ``todo``'s order, the stored ones included."""
+def build(tables: Tables, pieces: int, jobs: int) -> list[SliceReport]:
+    """:meth:`Tables.build` on ``jobs`` processes (1: in this one)."""
+    return build_materials(tables, up_to(pieces), jobs)
+
+
+def build_materials(tables: Tables, wanted: Iterable[Material], jobs: int) -> list[SliceReport]:
+    """:meth:`Tables.build_materials` on ``jobs`` worker processes: the slices ``wanted`` and those
+    they need, one report each in solving order, the stored ones included."""
+    if jobs <= 1:
+        return tables.build_materials(wanted)
+    todo = closure(wanted)
     waiting = needs(tables, todo)
     reports = {m: tables.report_stored(m) for m in todo if m not in waiting}
     label = f"{tables.variant.name} slices"

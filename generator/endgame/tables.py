@@ -70,6 +70,17 @@ def closure(materials: Iterable[Material]) -> list[Material]:
     return sorted(seen, key=Material.solve_key)
 
 
+def up_to(pieces: int) -> list[Material]:
+    """Every material of 1 to ``pieces`` pieces.
+
+    Raises:
+        EndgameError: past the kernel's limit.
+    """
+    if not 1 <= pieces <= MAX_PIECES:
+        raise EndgameError(f"pieces must be 1 to {MAX_PIECES}, not {pieces}")
+    return materials_up_to(pieces)
+
+
 def _counts(sl: Slice) -> dict[str, dict[str, int]]:
     """Wins, draws and losses for each side to move."""
     out = {}
@@ -154,21 +165,14 @@ class Tables:
 
     # -- building -----------------------------------------------------------------------------------
 
-    def build(self, pieces: int, jobs: int = 1) -> list[SliceReport]:
-        """Every slice of 1 to ``pieces`` pieces (the stored ones are kept), on ``jobs`` processes."""
-        if not 1 <= pieces <= MAX_PIECES:
-            raise EndgameError(f"pieces must be 1 to {MAX_PIECES}, not {pieces}")
-        return self.build_materials(materials_up_to(pieces), jobs)
+    def build(self, pieces: int) -> list[SliceReport]:
+        """Every slice of 1 to ``pieces`` pieces (the stored ones are kept).  On several processes:
+        :func:`generator.endgame.parallel.build`."""
+        return self.build_materials(up_to(pieces))
 
-    def build_materials(self, wanted: Iterable[Material], jobs: int = 1) -> list[SliceReport]:
-        """The slices ``wanted`` and those they need, in solving order; returns one report each.
-        With ``jobs`` above 1, worker processes solve the slices that do not need each other at the
-        same time (parallel.py); the same bytes are stored."""
+    def build_materials(self, wanted: Iterable[Material]) -> list[SliceReport]:
+        """The slices ``wanted`` and those they need, in solving order; returns one report each."""
         todo = closure(wanted)
-        if jobs > 1:
-            from .parallel import build_parallel
-
-            return build_parallel(self, todo, jobs)
         reports = []
         for done, m in enumerate(todo):
             if self.progress is not None:

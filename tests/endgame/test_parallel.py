@@ -19,7 +19,7 @@ import pytest
 
 from generator.endgame import solver
 from generator.endgame.material import Material, materials_up_to, parse_material
-from generator.endgame.parallel import _workers, needs, startable
+from generator.endgame.parallel import _workers, build, needs, startable
 from generator.endgame.tables import Tables, closure
 
 pytestmark = pytest.mark.skipif(not solver.COMPILED_AVAILABLE, reason="the compiled endgame kernel is not built")
@@ -36,7 +36,7 @@ def test_two_processes_store_the_bytes_of_the_serial_build(tmp_path: Path, varia
     serial = Tables(variant, tmp_path / "serial")
     one = serial.build(3)
     parallel = Tables(variant, tmp_path / "parallel")
-    two = parallel.build(3, jobs=2)
+    two = build(parallel, 3, jobs=2)
     assert [r.material for r in two] == [r.material for r in one] == closure(materials_up_to(3))
     assert [r.derived_from for r in two] == [r.derived_from for r in one]
     assert any(r.derived_from for r in two)  # the twins were derived, as in the serial build
@@ -47,7 +47,7 @@ def test_two_processes_store_the_bytes_of_the_serial_build(tmp_path: Path, varia
 
 def test_a_parallel_build_goes_on_from_a_serial_one(tmp_path: Path) -> None:
     Tables("russian", tmp_path).build(2)
-    reports = Tables("russian", tmp_path).build(3, jobs=2)
+    reports = build(Tables("russian", tmp_path), 3, jobs=2)
     built = {r.material for r in reports if r.built}
     assert built == set(materials_up_to(3)) - set(materials_up_to(2))
     assert _files(Tables("russian", tmp_path)) == _files(_serial(tmp_path / "again", "russian", 3))
