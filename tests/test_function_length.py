@@ -18,8 +18,7 @@ LIMIT = 60
 ROOT = Path(generator.__file__).parent
 WHOLE = "# whole:"
 
-NOT_YET = {
-}
+NOT_YET = {}
 """Files (a path ending in ``/``: a folder) that other branches of the same issue split; their long
 functions are not counted here yet.  The integrator removes each entry when that branch lands; an
 entry with nothing long left under it fails the test below, so none outlives its reason."""

@@ -177,11 +177,13 @@ def compose(plan: Plan, say: Callable[[str], None]) -> list[Item]:
     items = gather(v, head, en_doc, plan.candidates)
     others, rest_of_book = course_around(v, plan.lessons)
     kept, dropped = sift(v, head, items, others, 3 * plan.size)
-    choose(kept, plan, rest_of_book, say)
-    for it in dropped:
-        say(f"dropped {it.data['id']}: {'; '.join(it.notes)}")
-    if plan.write:
+    report: list[str] = []
+    choose(kept, plan, rest_of_book, report.append)
+    report.extend(f"dropped {it.data['id']}: {'; '.join(it.notes)}" for it in dropped)
+    if plan.write:  # before the report: a reader that stops reading (``| head``) must not stop the write
         write(pt_path, en_path, pt_text, en_doc, kept)
+    for line in report:
+        say(line)
     return kept
 
 

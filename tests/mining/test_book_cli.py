@@ -6,6 +6,7 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
 import yaml
 
 from generator.cli.app import main
@@ -83,3 +84,24 @@ def test_recheck_proves_with_the_books_budget(tmp_path: Path) -> None:
     book.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
     code, out = run(["book", "recheck", "--no-cache", str(book)])
     assert code == 1 and "'proof_budget' must be at least 1000; got 10" in out, out
+
+
+def test_compose_writes_the_book_before_it_reports(tmp_path: Path) -> None:
+    """``damas book compose --write | head``: a reader that stops reading must not stop the write."""
+    from generator.lessons.compose import Plan, compose
+    from generator.rules import get_variant
+
+    lessons, _ = small_book(tmp_path, 2)
+    book = lessons / "american" / "exercicios.yaml"
+    doc = yaml.safe_load(book.read_text(encoding="utf-8"))
+    for p in doc["puzzles"]:
+        del p["difficulty"]
+    book.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+    def closed_pipe(line: str) -> None:
+        raise BrokenPipeError(line)
+
+    with pytest.raises(BrokenPipeError):
+        compose(Plan(get_variant("american"), lessons, [], 2, 0.0, True), closed_pipe)
+    written = yaml.safe_load(book.read_text(encoding="utf-8"))["puzzles"]
+    assert len(written) == 2 and all(p["difficulty"] for p in written)
