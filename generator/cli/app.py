@@ -122,11 +122,16 @@ class Progress:
         return self.update
 
     def update(self, stage: str, done: int, total: int) -> None:
+        """Show ``stage`` at ``done`` of ``total``; a finished stage leaves the screen (an endgame
+        build runs a stage for each of its hundred slices: only the running ones are shown)."""
         if self.bar is None:
             return
         if stage not in self.tasks:
             self.tasks[stage] = self.bar.add_task(stage, total=total)
-        self.bar.update(self.tasks[stage], completed=done)
+        if 0 < total <= done:
+            self.bar.remove_task(self.tasks.pop(stage))
+            return
+        self.bar.update(self.tasks[stage], completed=done, total=total)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
