@@ -5,8 +5,8 @@ them do not need each other: a slice reads only the slices its captures and crow
 a colour-swapped twin only its twin (mirror.py).  Here the same per-slice step
 (:meth:`Tables.build_one`) runs in worker processes, each handed a slice once its needs are on
 disk, so the bytes stored are those of the serial build (tests/endgame/test_parallel.py compares
-them).  A 5-piece set has a few large slices that need nothing of each other (``1k1m-2k1m`` and
-``2k1m-1k1m``, say), which is where a second core halves the wait.
+them).  Most large slices of a 5-piece set need nothing of each other (``2k-2k1m`` and
+``1k-3k1m``, say), which is where a second core halves the wait.
 
 Each worker keeps its own :class:`Tables`, so a slice read by several of its jobs is loaded once
 per worker.  The workers' progress comes back through a queue and is shown by the caller's
@@ -41,7 +41,7 @@ BYTES_PER_POSITION = 10
 arrays, the packed result and distances, and their copies while they are stored."""
 
 _WORKER: dict[str, Any] = {}
-"""The worker process's own tables and progress queue (set by :func:`_start_worker`)."""
+"""The worker process's own tables, reporting to the progress queue (set by :func:`_start_worker`)."""
 
 
 def needs(tables: Tables, todo: list[Material]) -> dict[Material, set[Material]]:
@@ -75,14 +75,21 @@ def build_materials(tables: Tables, wanted: Iterable[Material], jobs: int) -> li
     todo = closure(wanted)
     waiting = needs(tables, todo)
     reports = {m: tables.report_stored(m) for m in todo if m not in waiting}
+    if waiting:
+        _solve(tables, waiting, reports, jobs, len(todo))
+    tables.reports.extend(reports[m] for m in todo)
+    return [reports[m] for m in todo]
+
+
+def _solve(
+    tables: Tables, waiting: dict[Material, set[Material]], reports: dict[Material, SliceReport], jobs: int, total: int
+) -> None:
+    """Build the ``waiting`` slices, each once its needs are in ``reports``, adding its report."""
     label = f"{tables.variant.name} slices"
     progress = tables.progress
     if progress is not None:
-        progress(label, len(reports), len(todo))
+        progress(label, len(reports), total)
     room = available_memory()
-    if not waiting:
-        tables.reports.extend(reports[m] for m in todo)
-        return [reports[m] for m in todo]
     with _workers(tables, min(jobs, len(waiting))) as workers:
         running: dict[Future[SliceReport], Material] = {}
         while waiting or running:
@@ -98,9 +105,7 @@ def build_materials(tables: Tables, wanted: Iterable[Material], jobs: int) -> li
                 m = running.pop(future)
                 reports[m] = _result(future, m)
                 if progress is not None:
-                    progress(label, len(reports), len(todo))
-    tables.reports.extend(reports[m] for m in todo)
-    return [reports[m] for m in todo]
+                    progress(label, len(reports), total)
 
 
 def startable(
