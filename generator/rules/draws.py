@@ -17,6 +17,7 @@ can be switched off by name.  Rules are applied automatically when the threshold
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Literal
@@ -124,7 +125,7 @@ def long_diagonal(geometry: Geometry) -> int:
     return mask
 
 
-def _strong_vs_lone_king(pos: Position, allowed: set[tuple[int, int]]) -> int | None:
+def _strong_vs_lone_king(pos: Position, allowed: AbstractSet[tuple[int, int]]) -> int | None:
     """The strong side's colour when one side has a lone king and the other's (kings, men) is in
     ``allowed``; else None."""
     (wk, wm), (bk, bm) = material(pos)
@@ -135,36 +136,61 @@ def _strong_vs_lone_king(pos: Position, allowed: set[tuple[int, int]]) -> int | 
     return None
 
 
-def _class_key(label: str, allowed: set[tuple[int, int]]) -> Condition:
-    def cond(pos: Position) -> Hashable | None:
-        strong = _strong_vs_lone_king(pos, allowed)
+# The conditions with parameters are frozen dataclasses, not closures: a profile crosses to the
+# build's worker processes with each proof job, and a closure cannot be pickled.
+
+
+@dataclass(frozen=True)
+class _ClassKey:
+    """Applies when one side has a lone king and the other one of the ``allowed`` (kings, men)."""
+
+    label: str
+    allowed: frozenset[tuple[int, int]]
+
+    def __call__(self, pos: Position) -> Hashable | None:
+        strong = _strong_vs_lone_king(pos, self.allowed)
         # The key names the class only: in K v K either side is "strong", and a capture that
         # swaps them must not restart the count.
-        return None if strong is None else (label,)
-
-    return cond
+        return None if strong is None else (self.label,)
 
 
-def _exact_material_key(configs: set[frozenset[tuple[int, int]]]) -> Condition:
+def _class_key(label: str, allowed: set[tuple[int, int]]) -> Condition:
+    return _ClassKey(label, frozenset(allowed))
+
+
+@dataclass(frozen=True)
+class _ExactMaterialKey:
     """Applies when the two sides' (kings, men) pairs form one of ``configs``; the key is the exact
     material, so a capture that leaves another listed configuration restarts the count."""
 
-    def cond(pos: Position) -> Hashable | None:
+    configs: frozenset[frozenset[tuple[int, int]]]
+
+    def __call__(self, pos: Position) -> Hashable | None:
         m = material(pos)
-        if frozenset(m) in configs:  # 2K v 2K is the one-element set {(2, 0)}
+        if frozenset(m) in self.configs:  # 2K v 2K is the one-element set {(2, 0)}
             return ("material", m)
         return None
 
-    return cond
+
+def _exact_material_key(configs: set[frozenset[tuple[int, int]]]) -> Condition:
+    return _ExactMaterialKey(frozenset(configs))
+
+
+@dataclass(frozen=True)
+class _BothSidesKings:
+    """Applies when each side has a king and there are ``lo`` to ``hi`` pieces in all."""
+
+    lo: int
+    hi: int
+
+    def __call__(self, pos: Position) -> Hashable | None:
+        (wk, wm), (bk, bm) = material(pos)
+        total = wk + wm + bk + bm
+        return ("balance",) if wk >= 1 and bk >= 1 and self.lo <= total <= self.hi else None
 
 
 def _both_sides_kings(lo: int, hi: int) -> Condition:
-    def cond(pos: Position) -> Hashable | None:
-        (wk, wm), (bk, bm) = material(pos)
-        total = wk + wm + bk + bm
-        return ("balance",) if wk >= 1 and bk >= 1 and lo <= total <= hi else None
-
-    return cond
+    return _BothSidesKings(lo, hi)
 
 
 def _lone_king_on_long_diagonal(pos: Position) -> Hashable | None:

@@ -840,3 +840,14 @@ def test_win_on_the_threshold_ply_beats_the_draw(variant: str, fen: str, move: s
     st = g.status()
     assert (st.outcome, st.reason) == (Outcome.WHITE_WINS, "blocked")  # ... but the win comes first
     assert str(st) == "white wins: black cannot move"
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_every_profile_crosses_to_a_worker_process(name: str) -> None:
+    """A proof job carries its draw profile to a worker process of the build (pickled): a rule
+    whose condition cannot be pickled sent every proof of its variant back to the main process."""
+    import pickle
+
+    profile = PROFILES[name]
+    again = pickle.loads(pickle.dumps(profile))
+    assert again == profile, "the same rules, conditions included (compared by their parameters)"
