@@ -21,8 +21,9 @@ dies costs nothing but time: the verifier then proves the puzzle itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path as FsPath
 from typing import Any
@@ -39,15 +40,20 @@ from .check import Read, display_path, read_ahead, read_lesson
 from .model import Lesson
 from .verify_cache import KIND, proof_key
 
+KeyOf = Callable[[], dict[str, Any]]
+"""A puzzle's proof key, computed when called: the key of a ``win`` proof names the endgame slices
+stored at that moment (:func:`generator.puzzles.leaves.endgame_key`), so it is asked for only once
+the slices the build makes ahead are stored, as the verifier will ask."""
+
 AHEAD_MIN = 8
 """Fewer proofs to make than this: the verifier makes them itself (starting workers costs about a
 second)."""
 
 
-def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str, Any], ProofJob]]:
-    """The proof key and job of every puzzle of ``lesson`` whose printed line is made of legal
-    moves (the verifier reports the others)."""
-    out = []
+def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[KeyOf, ProofJob]]:
+    """The proof key (as a function: see :data:`KeyOf`) and job of every puzzle of ``lesson``
+    whose printed line is made of legal moves (the verifier reports the others)."""
+    out: list[tuple[KeyOf, ProofJob]] = []
     budget = resolve_budget(proof_budget or lesson.proof_budget)
     for p in lesson.puzzles:
         if p.position.variant != get_variant(p.position.variant.name):
@@ -70,7 +76,7 @@ def lesson_jobs(lesson: Lesson, proof_budget: int | None) -> list[tuple[dict[str
             lesson.profile,
             p.counters,
         )
-        out.append((proof_key(p, lesson.profile, budget.nodes), job))
+        out.append((functools.partial(proof_key, p, lesson.profile, budget.nodes), job))
     return out
 
 
@@ -132,24 +138,32 @@ def _stored(base: proof_cache.Cache | None, key: dict[str, Any]) -> bool:
 
 
 def _work(
-    files: list[FsPath], base: proof_cache.Cache | None, proof_budget: int | None, kept: dict[tuple[str, str], Read]
-) -> tuple[dict[str, ProofJob], dict[str, list[Wanted]]]:
-    """The proofs not stored yet (by cache digest, in the check's order) and, per variant, the
-    endgame slices of ending claims not built yet; the lessons read are kept for the check."""
-    todo: dict[str, ProofJob] = {}
+    files: list[FsPath], proof_budget: int | None, kept: dict[tuple[str, str], Read]
+) -> tuple[list[tuple[KeyOf, ProofJob]], dict[str, list[Wanted]]]:
+    """Every puzzle's proof (key and job, in the check's order) and, per variant, the endgame
+    slices of ending claims not built yet; the lessons read are kept for the check."""
+    proofs: list[tuple[KeyOf, ProofJob]] = []
     endings: dict[str, list[Wanted]] = {}
     for f in files:
         lesson = file_lesson(f, kept)
         if lesson is None:
             continue
-        for key, job in lesson_jobs(lesson, proof_budget):
-            if not _stored(base, key):
-                todo.setdefault(proof_cache.Cache.digest(KIND, key)[1], job)
+        proofs += lesson_jobs(lesson, proof_budget)
         name = lesson.variant.name
         for wanted in lesson_endings(lesson):
             if wanted not in endings.get(name, []) and not is_built(name, wanted):
                 endings.setdefault(name, []).append(wanted)
-    return todo, endings
+    return proofs, endings
+
+
+def _unstored(base: proof_cache.Cache | None, proofs: list[tuple[KeyOf, ProofJob]]) -> dict[str, ProofJob]:
+    """The proofs not stored yet, by cache digest, in the check's order (each digest once)."""
+    todo: dict[str, ProofJob] = {}
+    for key_of, job in proofs:
+        key = key_of()
+        if not _stored(base, key):
+            todo.setdefault(proof_cache.Cache.digest(KIND, key)[1], job)
+    return todo
 
 
 @contextlib.contextmanager
@@ -161,31 +175,37 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
     base = proof_cache.active()
     workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
     with read_ahead() as kept:
-        todo, endings = _work(files, base, proof_budget, kept) if workers > 1 else ({}, {})
-        if len(todo) < AHEAD_MIN and not endings:
+        proofs, endings = _work(files, proof_budget, kept) if workers > 1 else ([], {})
+        if not endings and len(_unstored(base, proofs)) < AHEAD_MIN:
             yield
             return
-        with _pool(workers, base, todo, endings):
+        with _pool(workers, base, proofs, endings):
             yield
 
 
 @contextlib.contextmanager
 def _pool(
-    workers: int, base: proof_cache.Cache | None, todo: dict[str, ProofJob], endings: dict[str, list[Wanted]]
+    workers: int, base: proof_cache.Cache | None, proofs: list[tuple[KeyOf, ProofJob]], endings: dict[str, list[Wanted]]
 ) -> Iterator[None]:
     """The worker processes, given the slices to build, then the proofs; the check waits for the
-    slices and finds the proofs in the active cache."""
+    slices and finds the proofs in the active cache.
+
+    The proofs are keyed and handed out once the slices are stored: a ``win`` proof's key names the
+    stored slices, and one keyed before would not be the key the verifier asks for, so the
+    verifier would prove the puzzle again (it did, for 283 of the course's 890 puzzles).  Building
+    the slices takes both workers a few seconds."""
     store = AheadCache(base)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
     try:
         # the slices first, one variant a job: the check reads them from its first lesson on
         slices = [pool.submit(build_slices, name, wanted) for name, wanted in endings.items()]
-        for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
-            store.pending[digest] = pool.submit(prove_job, job)
         for future in slices:
             with contextlib.suppress(Exception):  # a failed build: the check builds the slices itself
                 future.result()
+        todo = _unstored(base, proofs)
+        for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
+            store.pending[digest] = pool.submit(prove_job, job)
         with proof_cache.use(store):
             yield
     finally:

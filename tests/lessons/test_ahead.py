@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.cache import Cache, use
+from generator.lessons import ahead as ahead_module
 from generator.lessons import check as check_module
 from generator.lessons.ahead import AHEAD_MIN, AheadCache, proofs_ahead
 from generator.lessons.check import CheckReport, check_paths, lesson_files
@@ -101,3 +102,25 @@ def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch
         ahead = check_paths([root])
     assert ahead.errors == alone.errors and ahead.ok
     assert ahead.counts() == alone.counts()
+
+
+def test_win_proofs_are_keyed_after_the_slices_are_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``win`` proof's cache key names the endgame slices stored when it is made.  The workers'
+    proofs are keyed once the slices of the ending claims are built, as the verifier keys them:
+    keyed before, the verifier did not find them and proved those puzzles again itself."""
+    root = tmp_path / "lessons" / "american"
+    root.mkdir(parents=True)
+    for name in ("finais.yaml", "golpes.yaml"):
+        shutil.copy(ROOT / "lessons" / "american" / name, root / name)
+    monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(ahead_module, "AHEAD_MIN", 2)  # the two lessons hold five puzzles
+    files, _ = lesson_files([root.parent])
+    store = Cache(tmp_path / "proofs")
+    with use(store), proofs_ahead(files, jobs=2):
+        report = check_paths([root.parent])
+    proofs = [p for c in report.lessons for p in c.puzzle_proofs.values()]
+    assert len(proofs) >= 2
+    assert any(p.stipulation == "win" for c in report.lessons for p in c.lesson.puzzles), "a key naming slices"
+    assert report.ok
+    assert store.misses == 0, "every proof was made by a worker under the key the verifier asks for"
+    assert store.writes == len(proofs)
