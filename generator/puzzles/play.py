@@ -196,7 +196,7 @@ def _node_from(data: Any, pos: Position, plies: int) -> PlayNode:
     """One node and the nodes under it (at most the printed depth deep: recursion is fine)."""
     if not isinstance(data, dict) or set(data) - {"done", "wins", "children", "refutations"}:
         raise ValueError("not a play node")
-    legal = {pos.move_text(m, long=True): m for m in pos.legal_moves()}
+    legal = _legal_by_text(pos)
     node = PlayNode(pos, plies, done=data.get("done") is True)
     node.wins = [_legal(legal, text) for text in data.get("wins", [])]
     for text, child in data.get("children", []):
@@ -222,9 +222,13 @@ def _line(pos: Position, texts: Any) -> list[Move]:
         raise ValueError("not a line")
     out = []
     for text in texts:
-        m = next((x for x in pos.legal_moves() if pos.move_text(x, long=True) == text), None)
-        if m is None:
-            raise ValueError(f"no legal move {text!r}")
+        m = _legal(_legal_by_text(pos), text)
         out.append(m)
         pos = pos.play(m)
     return out
+
+
+def _legal_by_text(pos: Position) -> dict[str, Move]:
+    """The legal moves at ``pos`` by their long notation (the generator's order: a lookup needs no
+    sorting, and a stored tree is read back for every puzzle of every build)."""
+    return {pos.move_text(m, long=True): m for m in pos.variant.generator.moves(*pos.state)}

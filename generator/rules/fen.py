@@ -148,18 +148,16 @@ def _piece_list(pos: Position, bits: int) -> str:
     if g.numbering is Numbering.ALGEBRAIC:
         squares = sorted(g.bits(bits), key=lambda s: (g.rank_of(s), g.file_of(s)))
         return ",".join(("K" if (pos.kings >> s) & 1 else "") + g.name(s) for s in squares)
-    numbers = [g.squares.index(s) + 1 for s in g.bits(bits)]
-    numbers.sort()
+    order = g.notation_order  # on a numbered board: the square's number less one
+    kings = pos.kings
+    pieces = sorted((order[s] + 1, (kings >> s) & 1) for s in g.bits(bits))
+    numbers = [n for n, _ in pieces]
     items: list[str] = []
     i = 0
     while i < len(numbers):
-        king = bool((pos.kings >> g.squares[numbers[i] - 1]) & 1)
+        king = pieces[i][1]
         j = i
-        while (
-            j + 1 < len(numbers)
-            and numbers[j + 1] == numbers[j] + 1
-            and bool((pos.kings >> g.squares[numbers[j + 1] - 1]) & 1) == king
-        ):
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1 and pieces[j + 1][1] == king:
             j += 1
         prefix = "K" if king else ""
         if j - i >= 2:
