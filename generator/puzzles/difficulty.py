@@ -72,11 +72,12 @@ class Measure:
 
 
 def engine_depth(pos: Position, key: Move, max_depth: int = MAX_DEPTH) -> int:
-    """The shallowest depth at which the engine plays ``key``."""
+    """The shallowest depth at which the engine plays ``key``: the first of one iterative
+    deepening's answers that is ``key`` (the answer at depth d is a fresh ``search(pos, d)``'s).
+    When the deepening stops early, every deeper search would give its last answer."""
     engine = Engine(pos.variant)
-    for depth in range(1, max_depth + 1):
-        engine.table.clear()
-        if engine.search(pos, depth, node_limit=NODE_LIMIT).move == key:
+    for depth, found in enumerate(engine.deepening(pos, max_depth, node_limit=NODE_LIMIT), 1):
+        if found.move == key:
             return depth
     return max_depth + 1
 

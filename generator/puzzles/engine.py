@@ -24,7 +24,7 @@ self-play) the engine's answers depend on nothing but the position and the seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -107,6 +107,10 @@ class Engine:
         )
         self.ranks = [g.rank_mask(r) for r in range(g.height)]
         self.back = (self.ranks[0], self.ranks[-1])
+        self.advance_masks = (_weighted_masks(self.ranks), _weighted_masks(self.ranks[::-1]))
+        """Per colour, (weight, squares) pairs whose weighted counts sum to the ranks its men have
+        advanced: a man on rank r (counted from its own side) is in the masks of r's binary digits,
+        so a few bit counts replace one per rank."""
         centre = 0
         for sq in g.squares:
             f, r = g.file_of(sq), g.rank_of(sq)
@@ -132,12 +136,10 @@ class Engine:
         for color, mine in ((0, white), (1, black)):
             men = mine & ~kings
             material = men.bit_count() * w.man + (mine & kings).bit_count() * king
-            positional = 0
-            height = len(self.ranks)
-            for r, mask in enumerate(self.ranks):
-                n = (men & mask).bit_count()
-                if n:
-                    positional += n * (r if color == 0 else height - 1 - r) * w.advance
+            advanced = 0
+            for weight, mask in self.advance_masks[color]:
+                advanced += weight * (men & mask).bit_count()
+            positional = advanced * w.advance
             positional += (mine & self.centre).bit_count() * w.centre
             positional += (men & self.back[color]).bit_count() * w.back_rank
             side = material * (-1 if self.losing else 1) + positional
@@ -152,25 +154,31 @@ class Engine:
 
         ``node_limit`` stops deepening once that many nodes were searched (the last finished
         depth's answer is returned)."""
+        *_, last = self.deepening(pos, depth, node_limit)  # it yields at least once
+        return last
+
+    def deepening(self, pos: Position, depth: int = 6, node_limit: int | None = None) -> Iterator[SearchResult]:
+        """:meth:`search`'s answer after each depth it finishes, 1 to ``depth`` (fewer when it stops
+        early, one when the position has no move or the tables hold it): what a fresh
+        ``search(pos, d)`` returns for each ``d`` in one search, not one search per depth."""
         moves = self.gen.moves(*pos.state)  # the order of gen.children
         if not moves:
-            return SearchResult(None, self._terminal(0), [], 0, 0)
+            yield SearchResult(None, self._terminal(0), [], 0, 0)
+            return
         known = self.table_move(pos, moves)
         if known is not None:
-            return known
+            yield known
+            return
         self.nodes = 0
         self.node_limit = None
         state = pos.state
         h = self.zobrist.hash(*state)
         jitter = self._jitter(pos, len(moves))
-        best = SearchResult(moves[0], 0, [moves[0]], 0, 0)
         for d in range(1, max(depth, 1) + 1):
             score, index = self._root(state, h, d, jitter)
-            best = SearchResult(moves[index], score, self.pv(pos, moves[index]), d, self.nodes)
+            yield SearchResult(moves[index], score, self.pv(pos, moves[index]), d, self.nodes)
             if abs(score) >= WIN - 1000 or (node_limit is not None and self.nodes >= node_limit):
-                break
-        best.nodes = self.nodes
-        return best
+                return
 
     def _jitter(self, pos: Position, n: int) -> list[int]:
         if self.seed is None:
@@ -308,6 +316,16 @@ class Engine:
             line.append(move)
             state = self.gen.apply(*state, move)
         return line
+
+
+def _weighted_masks(ranks: list[int]) -> tuple[tuple[int, int], ...]:
+    """``((1, m0), (2, m1), (4, m2), ...)``: ``m_b`` holds the ranks whose index has bit ``b`` set."""
+    out = []
+    bit = 1
+    while bit < len(ranks):
+        out.append((bit, sum(mask for r, mask in enumerate(ranks) if r & bit)))
+        bit <<= 1
+    return tuple(out)
 
 
 def _endgame(variant: Variant, endgame: StoredTables | bool) -> StoredTables | None:
