@@ -176,19 +176,25 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
     workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
     with read_ahead() as kept:
         proofs, endings = _work(files, proof_budget, kept) if workers > 1 else ([], {})
-        if not endings and len(_unstored(base, proofs)) < AHEAD_MIN:
+        todo = None if endings else _unstored(base, proofs)  # with slices to build: keyed after them
+        if todo is not None and len(todo) < AHEAD_MIN:
             yield
             return
-        with _pool(workers, base, proofs, endings):
+        with _pool(workers, base, proofs, endings, todo):
             yield
 
 
 @contextlib.contextmanager
 def _pool(
-    workers: int, base: proof_cache.Cache | None, proofs: list[tuple[KeyOf, ProofJob]], endings: dict[str, list[Wanted]]
+    workers: int,
+    base: proof_cache.Cache | None,
+    proofs: list[tuple[KeyOf, ProofJob]],
+    endings: dict[str, list[Wanted]],
+    todo: dict[str, ProofJob] | None,
 ) -> Iterator[None]:
-    """The worker processes, given the slices to build, then the proofs; the check waits for the
-    slices and finds the proofs in the active cache.
+    """The worker processes, given the slices to build, then the proofs (``todo``, or when None
+    those of ``proofs`` not stored yet); the check waits for the slices and finds the proofs in the
+    active cache.
 
     The proofs are keyed and handed out once the slices are stored: a ``win`` proof's key names the
     stored slices, and one keyed before would not be the key the verifier asks for, so the
@@ -203,7 +209,8 @@ def _pool(
         for future in slices:
             with contextlib.suppress(Exception):  # a failed build: the check builds the slices itself
                 future.result()
-        todo = _unstored(base, proofs)
+        if todo is None:
+            todo = _unstored(base, proofs)
         for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
             store.pending[digest] = pool.submit(prove_job, job)
         with proof_cache.use(store):
