@@ -198,8 +198,7 @@ def _pool(
 
     The proofs are keyed and handed out once the slices are stored: a ``win`` proof's key names the
     stored slices, and one keyed before would not be the key the verifier asks for, so the
-    verifier would prove the puzzle again (it did, for 283 of the course's 890 puzzles).  Building
-    the slices takes both workers a few seconds."""
+    verifier would prove the puzzle again.  Building the slices takes both workers a few seconds."""
     store = AheadCache(base)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
