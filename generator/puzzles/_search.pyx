@@ -474,6 +474,11 @@ cdef class Prover:
             # the move that decided this position at a smaller depth first, then the others in order
             wanted = turn == self.attacker
             decided = not wanted
+            # the children's hashes now, and their table slots fetched while the first is searched
+            hashed = n if n < PREFETCHED else PREFETCHED
+            for i in range(hashed):
+                kids[i] = self.zob._after(h, k, turn, &self.core.stack[start + i])
+                damas_prefetch(&self.table[<size_t>(kids[i] ^ (kids[i] >> 29)) & self.tmask])
             for j in range(n):
                 if best < n:
                     i = best if j == 0 else (j - 1 if j - 1 < best else j)
