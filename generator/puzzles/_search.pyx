@@ -8,7 +8,8 @@ both give the same answers in the same number of nodes (tests/search/test_dfpn_k
 tests/search/test_compiled_solver.py, tests/rules/test_core.py).
 """
 
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memset
 from cpython.long cimport PyLong_AsUnsignedLongLongMask, PyLong_FromUnsignedLongLong
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -17,6 +18,7 @@ from generator.rules._core cimport (
     lowbit128,
     WHITE,
     CMove,
+    MAXSQ,
     Core,
     Zobrist,
     as128,
@@ -182,9 +184,18 @@ cdef class Prover:
     cdef dict leaf_keep         # the Python buffers behind ``slices``
     cdef signed char dense_of[128]
     cdef unsigned long long d_full, d_men[2]
+    cdef unsigned long long hist[2][MAXSQ][MAXSQ]
+    cdef int* order             # _order's buffers, beside the move stack
+    cdef unsigned long long* scores
+    cdef size_t ocap
+    """Search.Solver.history: per side to move, origin and destination, the weight of the nodes
+    that move decided (the move order after the table's best)."""
 
     def __cinit__(self):
         self.table = NULL
+        self.order = NULL
+        self.scores = NULL
+        self.ocap = 0
         self.leaf_pieces = 0
         self.leaf_loader = None
         self.slices = <LeafSlice*>calloc(LEAF_CODES, sizeof(LeafSlice))
@@ -206,6 +217,8 @@ cdef class Prover:
     def __dealloc__(self):
         free(self.table)
         free(self.slices)
+        free(self.order)
+        free(self.scores)
 
     cdef int _alloc(self, size_t size) except -1:
         cdef TTEntry* t = <TTEntry*>damas_table_alloc(size * sizeof(TTEntry))  # zeroed: every slot unused
@@ -259,6 +272,7 @@ cdef class Prover:
         self.attacker = attacker
         self.root_balance = root_balance
         self.root_kings = root_kings
+        memset(self.hist, 0, sizeof(self.hist))
         if self.tcount or self.tmask + 1 != (1 << 14):
             self._alloc(1 << 14)
 
@@ -430,6 +444,44 @@ cdef class Prover:
             return 1 if balance - self.root_balance >= self.pieces else -1
         return 1 if popcount128(mine & k) > self.root_kings else -1
 
+    cdef int _order(self, int start, int n, int turn, int best) except -1:
+        """Put in ``order[start:start + n]`` the order in which the node whose moves are
+        ``core.stack[start:start + n]`` tries them (Search.Solver._order): the move that decided it
+        at a smaller depth first, then the others by their history, ties in the generator's order.
+        (The buffers run beside the move stack, so that each node of the recursion has its own.)"""
+        cdef int j, q, m = 0, first = 1 if best < n else 0
+        cdef unsigned long long score
+        cdef size_t cap
+        cdef int* order
+        cdef unsigned long long* scores
+        if <size_t>(start + n) > self.ocap:
+            cap = max(2 * self.ocap, <size_t>(start + n + 256))
+            order = <int*>realloc(self.order, cap * sizeof(int))
+            if order == NULL:
+                raise MemoryError()
+            self.order = order
+            scores = <unsigned long long*>realloc(self.scores, cap * sizeof(unsigned long long))
+            if scores == NULL:
+                raise MemoryError()
+            self.scores, self.ocap = scores, cap
+        order, scores = self.order + start, self.scores + start
+        if first:
+            order[0] = best
+            m = 1
+        for j in range(n):
+            if j == best:
+                continue
+            score = self.hist[turn][self.core.stack[start + j].origin][self.core.stack[start + j].dest]
+            q = m
+            while q > first and scores[q - 1] < score:  # an insertion sort: stable, and n is small
+                order[q] = order[q - 1]
+                scores[q] = scores[q - 1]
+                q -= 1
+            order[q] = j
+            scores[q] = score
+            m += 1
+        return 0
+
     cdef int _forced(self, u128 w, u128 b, u128 k, int turn, int plies, unsigned long long h) except -1:
         cdef TTEntry* e
         cdef int proven = NEVER, refuted = -NEVER, best = 0, found = 0, bound, decided, wanted, j, i, n, start
@@ -471,7 +523,6 @@ cdef class Prover:
         elif decided != -1:
             bound = NEVER
         else:
-            # the move that decided this position at a smaller depth first, then the others in order
             wanted = turn == self.attacker
             decided = not wanted
             # the children's hashes now, and their table slots fetched while the first is searched
@@ -479,17 +530,18 @@ cdef class Prover:
             for i in range(hashed):
                 kids[i] = self.zob._after(h, k, turn, &self.core.stack[start + i])
                 damas_prefetch(&self.table[<size_t>(kids[i] ^ (kids[i] >> 29)) & self.tmask])
+            self._order(start, n, turn, best)
             for j in range(n):
-                if best < n:
-                    i = best if j == 0 else (j - 1 if j - 1 < best else j)
-                else:
-                    i = j
+                i = self.order[start + j]  # (re-read: the children may move the buffer)
                 w2, b2, k2 = w, b, k
                 self.core._apply(&self.core.stack[start + i], &w2, &b2, &k2, turn)
                 ch = kids[i] if i < hashed else self.zob._after(h, k, turn, &self.core.stack[start + i])
                 if self._forced(w2, b2, k2, turn ^ 1, plies - 1, ch) == wanted:
                     decided = wanted
                     best = i
+                    self.hist[turn][self.core.stack[start + i].origin][self.core.stack[start + i].dest] += (
+                        plies * plies if plies > 0 else 1
+                    )
                     break
             bound = plies
         self.core.top = start
