@@ -123,8 +123,7 @@ def schema(kind: str) -> None:
     "--jobs",
     type=Whole("jobs"),
     default=None,
-    help="Processes for the puzzle proofs (default: every CPU) and the PDFs (default 1: Typst uses every core "
-    "itself); at most the number of CPUs.",
+    help="Processes for the puzzle proofs and threads for the PDFs (default: every CPU); at most the number of CPUs.",
 )
 @click.option(
     "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
@@ -176,7 +175,7 @@ def build(
 
 
 def _bounded_jobs(jobs: int | None) -> int | None:
-    """More PDF processes than CPUs only add memory (each holds a Typst compiler): clamp, and say so."""
+    """More workers than CPUs only add memory (each holds search tables or a Typst compiler): clamp, and say so."""
     from ..cpus import usable_cpus
 
     cpus = usable_cpus()

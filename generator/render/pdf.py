@@ -15,7 +15,9 @@ without alt text; the output is tagged, with each diagram's description as its a
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import threading
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -235,8 +237,10 @@ def compile_job(root: Path, job: PdfJob, index: int) -> Path:
     work = root / WORK_DIR
     work.mkdir(exist_ok=True)
     for typ in job.template.parent.glob("*.typ"):  # the template and what it imports (print.typ)
-        if not (work / typ.name).exists():
-            shutil.copyfile(typ, work / typ.name)
+        if not (work / typ.name).exists():  # another thread may be copying it too: each copy lands whole
+            part = work / f"{typ.name}.{threading.get_ident()}.part"
+            shutil.copyfile(typ, part)
+            os.replace(part, work / typ.name)
     template = work / job.template.name
     data_file = work / f"data-{index}.json"
     data_file.write_text(json.dumps(job.data, ensure_ascii=False), encoding="utf-8")

@@ -22,7 +22,7 @@ from .tiny_course import PAGE, files, run_damas, siblings, write_course
 
 
 class _InlinePool:
-    """Stands in for ProcessPoolExecutor: records how many workers were asked for, runs inline."""
+    """Stands in for ThreadPoolExecutor: records how many workers were asked for, runs inline."""
 
     asked: ClassVar[list[int]] = []
 
@@ -37,7 +37,7 @@ class _InlinePool:
 
 
 def test_jobs_never_exceed_the_cpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build_module, "ProcessPoolExecutor", _InlinePool)
+    monkeypatch.setattr(build_module, "ThreadPoolExecutor", _InlinePool)
     monkeypatch.setattr(build_module, "usable_cpus", lambda: 2)
     _InlinePool.asked.clear()
     lessons = write_course(tmp_path)
@@ -45,7 +45,7 @@ def test_jobs_never_exceed_the_cpus(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         (lessons / "american" / "licao.yaml").read_text("utf-8").replace("slug: licao", "slug: outra"), "utf-8"
     )
     build(tmp_path / "site", lessons=[lessons], formats=["pdf"], jobs=64)
-    assert _InlinePool.asked == [2], "64 asked, 2 CPUs: two processes"
+    assert _InlinePool.asked == [2], "64 asked, 2 CPUs: two PDF threads"
 
 
 def test_cli_clamps_jobs_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,21 +111,23 @@ def test_interrupted_build_removes_its_folder(tmp_path: Path, name: str, status:
     assert siblings(out) == [], "the temporary folder must go with the interrupt"
 
 
-CTRL_C_WHILE_WORKERS_START = """
+CTRL_C_WHILE_PDFS_COMPILE = """
 import os, signal, time
-import concurrent.futures.process as process
-real_map = process.ProcessPoolExecutor.map
+import concurrent.futures
+real_map = concurrent.futures.ThreadPoolExecutor.map
 def map_then_ctrl_c(self, *args, **kwargs):
-    results = real_map(self, *args, **kwargs)  # the workers are starting now
-    time.sleep(0.7)  # into their imports
+    results = real_map(self, *args, **kwargs)  # the threads are compiling now
+    time.sleep(0.1)
     os.killpg(0, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
     return results
-process.ProcessPoolExecutor.map = map_then_ctrl_c
+concurrent.futures.ThreadPoolExecutor.map = map_then_ctrl_c
 """
 
 
-def test_ctrl_c_while_pdf_workers_start(tmp_path: Path) -> None:
-    """The spawned PDF processes used to print a KeyboardInterrupt traceback each."""
+def test_ctrl_c_while_pdfs_compile_on_threads(tmp_path: Path) -> None:
+    """Ctrl-C while PDFs compile on two threads: one line, exit 130, the old output intact, no
+    temporary folder (the queued PDFs are dropped, those being compiled are waited for; the spawned
+    PDF processes of earlier versions each printed a traceback here)."""
     lessons = write_course(tmp_path)
     (lessons / "american" / "outra.yaml").write_text(
         (lessons / "american" / "licao.yaml").read_text("utf-8").replace("slug: licao", "slug: outra"), "utf-8"
@@ -135,7 +137,7 @@ def test_ctrl_c_while_pdf_workers_start(tmp_path: Path) -> None:
     before = files(out)
 
     r = run_damas("build", "--out", str(out), "--lessons", str(lessons), "--clean", "--jobs", "2",
-                  code=CTRL_C_WHILE_WORKERS_START, start_new_session=True)  # fmt: skip
+                  code=CTRL_C_WHILE_PDFS_COMPILE, start_new_session=True)  # fmt: skip
 
     assert r.returncode == 130, r.stderr
     assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr, r.stderr

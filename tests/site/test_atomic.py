@@ -85,11 +85,11 @@ def test_pdf_failure_keeps_the_old_output(lessons_dir: Path, tmp_path: Path, mon
     assert leftovers(tmp_path, "site") == []
 
 
-def test_pdf_failure_in_a_worker_process_keeps_the_old_output(
+def test_pdf_failure_on_a_worker_thread_keeps_the_old_output(
     lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With two jobs the PDFs compile in spawned processes, which do not see a monkeypatch; the
-    failure travels with the job instead: a Typst template that does not compile."""
+    """With two jobs the PDFs compile on two threads: a Typst template that does not compile fails
+    on one of them, and the error reaches the build."""
     out = tmp_path / "site"
     before = good_build(lessons_dir, out)
     broken = tmp_path / "broken.typ"
