@@ -19,12 +19,10 @@ import yaml
 from generator.cli import main
 from generator.lessons.check import check_paths, check_text
 from generator.puzzles.dedup import line_keys, mirror, pattern_key, position_key
-from generator.puzzles.dfpn import DfpnSolver
 from generator.puzzles.mining.candidate import Settings, prove_best, worth_a_book
 from generator.puzzles.mining.output import dump_lesson, lesson_document
 from generator.puzzles.mining.run import Checkpoint, assemble, checkpoint_path, run, scan_unit
 from generator.puzzles.mining.sources import pdn_units, self_play_positions, self_play_units
-from generator.puzzles.search import Budget, BudgetExceeded, Stipulation
 from generator.rules import Position
 
 SHOT = "B:W18,20,21,23,27-32:B1-8,12"  # american: 12-16 20x11 8x15x22 wins a man
@@ -329,20 +327,19 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path, where: str) -> None:
 
 
 def test_turkish_self_play_yields_sound_puzzles() -> None:
-    """Turkish men step sideways and kings fly along ranks and files, so one 9-ply proof of a
-    crowded position exceeds the miner's node budget; the key search deepens the bound from 1 ply
-    and finds the short shots (before the fix these games gave no puzzle at all)."""
+    """Turkish men step sideways and kings fly along ranks and files, so a 9-ply proof of a crowded
+    position can exceed the miner's node budget; the key search deepens the bound from 1 ply and
+    finds the short shots (before the fix these games gave no puzzle at all).
+
+    (This game's shot once showed it: its 9-ply proof ran out of the miner's 150,000 nodes.  Since
+    the depth-first search orders moves by history, that proof takes about 121,000, so the test no
+    longer asserts that it fails.)"""
     settings = Settings("turkish", max_plies=12)
     unit = next(iter(self_play_units(1, 4)))
     result = scan_unit(unit, settings)
     assert result.puzzles, "no puzzle mined from turkish self-play game 4"
     for puzzle in result.puzzles:
         assert check_puzzle("turkish", puzzle)
-    shot = result.puzzles[0]
-    pos = Position.from_fen("turkish", shot["position"])
-    solver = DfpnSolver(pos.variant, None, Budget(nodes=settings.proof_nodes))
-    with pytest.raises(BudgetExceeded):  # what the miner asked before: one proof at the full depth
-        solver.solve(pos, Stipulation.parse(shot["stipulation"]), settings.depth)
 
 
 def test_sound_lines_a_book_leaves_out() -> None:
