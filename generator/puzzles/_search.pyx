@@ -185,11 +185,11 @@ cdef class Prover:
     cdef signed char dense_of[128]
     cdef unsigned long long d_full, d_men[2]
     cdef unsigned long long hist[2][MAXSQ][MAXSQ]
+    """Search.Solver.history: per side to move, origin and destination, the weight of the nodes
+    that move decided (the move order after the table's best)."""
     cdef int* order             # _order's buffers, beside the move stack
     cdef unsigned long long* scores
     cdef size_t ocap
-    """Search.Solver.history: per side to move, origin and destination, the weight of the nodes
-    that move decided (the move order after the table's best)."""
 
     def __cinit__(self):
         self.table = NULL
