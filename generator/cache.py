@@ -278,7 +278,7 @@ def use(c: Cache | None) -> Iterator[Cache | None]:
         _ACTIVE.reset(token)
 
 
-SVG_SOURCES = ("render/svg.py", "cache.py", "templates:board.svg.j2")
+SVG_SOURCES = ("render/svg.py", "cache.py", "templates:board.svg.j2", "templates:board-layers.svg.j2")
 """What a drawn diagram depends on besides its view model."""
 
 

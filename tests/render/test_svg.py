@@ -463,3 +463,32 @@ def test_view_model_uses_one_placement_for_every_layer():
     assert (view.captured[0]["cx"] - 25, view.captured[0]["cy"] - 25) == squares["12"]
     piece = next(p for p in view.pieces if p["name"] == "21")
     assert (piece["cx"] - 25, piece["cy"] - 25) == squares["21"]
+
+
+def test_board_layers_drawn_once_are_the_layers_of_each_board() -> None:
+    """The squares, coordinates and numbers are drawn once per board and reused
+    (svg._board_layers): a diagram drawn after others of other boards, orientations, sizes and
+    themes is byte for byte the diagram drawn with nothing kept."""
+    from generator.render import svg
+
+    cases = [
+        (Position.start("brazilian"), {}),
+        (Position.start("brazilian"), {"orientation": BLACK}),
+        (Position.start("brazilian"), {"theme": "print"}),
+        (Position.start("brazilian"), {"numbers": True, "coordinates": False}),
+        (Position.start("international"), {}),
+        (Position.start("international"), {"size": 300}),
+        (Position.start("italian"), {}),
+        (Position.start("american"), {"colors": {"square dark": "#336699"}}),
+    ]
+    alone = []
+    for pos, options in cases:
+        svg._LAYERS.clear()
+        alone.append(diagram(pos, uid="d", **options))
+    assert len(set(alone)) == len(cases), "every case draws another diagram"
+    svg._LAYERS.clear()
+    assert [diagram(pos, uid="d", **options) for pos, options in cases] == alone
+    kept = len(svg._LAYERS)
+    assert kept >= len(cases), "each case has its own squares"
+    assert [diagram(pos, uid="d", **options) for pos, options in cases] == alone
+    assert len(svg._LAYERS) == kept, "drawn again, no layer is drawn anew"
