@@ -52,6 +52,21 @@ from generator.cache import Cache, use  # noqa: E402
 from generator.course import Course, check_course  # noqa: E402
 
 
+def own_templates() -> str | None:
+    """Why this checkout's generator would draw with another checkout's templates, or None.  An
+    editable install maps ``generator._templates`` to the installed checkout's ``templates/``, so a
+    bench run from a worktree of an older commit would otherwise mix its code with these templates."""
+    import generator._templates as templates
+
+    where = Path(next(iter(templates.__path__))).resolve()
+    if where.is_relative_to(ROOT):
+        return None
+    return (
+        f"the templates come from {where}, not from this checkout ({ROOT}); "
+        f"link them in first: ln -s {ROOT / 'templates'} {ROOT / 'generator' / '_templates'}"
+    )
+
+
 def merge_mined(lessons: Path, files: list[str]) -> int:
     """Add the puzzles of mined lesson files to ``lessons`` as ``<variant>/exercicios-bench.yaml``
     (one lesson per variant; the same position and stipulation kept once).  Returns the puzzles added."""
@@ -206,6 +221,10 @@ def page_sizes(out: Path) -> list[str]:
 
 
 def main() -> int:
+    wrong = own_templates()
+    if wrong is not None:
+        print(f"bench/build.py: {wrong}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", default=str(ROOT / "lessons"))
     parser.add_argument("--add", nargs="*", default=[], help="mined lesson files merged into the copy")
