@@ -206,7 +206,7 @@ def _node_from(data: Any, pos: Position, plies: int) -> PlayNode:
         m = _legal(legal, text)
         if not isinstance(line, list) or line[:1] not in ([], [text]):
             raise ValueError("a refutation that does not start with its move")
-        node.refutations[m] = [m, *_line(pos.play(m), line[1:])] if line else []
+        node.refutations[m] = [m, *moves_from(pos.play(m), line[1:])] if line else []
     return node
 
 
@@ -216,16 +216,30 @@ def _legal(legal: dict[str, Move], text: Any) -> Move:
     return legal[text]
 
 
-def _line(pos: Position, texts: Any) -> list[Move]:
-    """A stored line played from ``pos``, each move matched against the legal moves where it stands."""
+def moves_from(pos: Position, texts: Any) -> list[Move]:
+    """A stored line (long move texts) played from ``pos``, each move matched against the legal moves
+    where it stands."""
     if not isinstance(texts, list):
         raise ValueError("not a line")
     out = []
     for text in texts:
-        m = _legal(_legal_by_text(pos), text)
+        m = find_move(pos, text)
         out.append(m)
         pos = pos.play(m)
     return out
+
+
+def find_move(pos: Position, text: Any) -> Move:
+    """The legal move of ``pos`` whose long notation is ``text``.
+
+    Raises:
+        ValueError: when no legal move is written so.
+    """
+    if isinstance(text, str):
+        for m in pos.variant.generator.moves(*pos.state):  # no move has another's long text: no order needed
+            if pos.move_text(m, long=True) == text:
+                return m
+    raise ValueError(f"no legal move {text!r}")
 
 
 def _legal_by_text(pos: Position) -> dict[str, Move]:

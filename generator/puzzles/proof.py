@@ -42,8 +42,8 @@ from ..rules.notation import line_text
 from ..rules.position import Position
 from .dfpn import DfpnSolver
 from .difficulty import solving_level
-from .play import result_play
-from .result import Problem, PuzzleResult, Refutation, Status, find_move
+from .play import find_move, result_play
+from .result import Problem, PuzzleResult, Refutation, Status
 from .search import DEFAULT_PROOF_NODES, Budget, BudgetExceeded, Stipulation
 from .themes import Line, auto_themes
 from .tree import line_tree

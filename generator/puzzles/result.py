@@ -16,7 +16,7 @@ from typing import Any
 from ..rules.move import Move
 from ..rules.notation import move_texts
 from ..rules.position import Position
-from .play import PlayNode, play_from_json, play_to_json
+from .play import PlayNode, find_move, moves_from, play_from_json, play_to_json
 from .tree import Node, SolutionTree
 
 
@@ -109,34 +109,9 @@ class PuzzleResult:
 # -- JSON ---------------------------------------------------------------------------------------------
 
 
-def find_move(pos: Position, text: Any) -> Move:
-    """The legal move of ``pos`` whose long notation is ``text``.
-
-    Raises:
-        ValueError: when no legal move is written so.
-    """
-    if isinstance(text, str):
-        for m in pos.variant.generator.moves(*pos.state):  # no move has another's long text: no order needed
-            if pos.move_text(m, long=True) == text:
-                return m
-    raise ValueError(f"no legal move {text!r}")
-
-
 def line_texts(pos: Position, moves: list[Move]) -> list[str]:
     """A line as long move texts, each written in the position it is played in."""
     return move_texts(pos, moves)
-
-
-def moves_from(pos: Position, items: Any) -> list[Move]:
-    """A line stored as long move texts, played from ``pos``."""
-    if not isinstance(items, list):
-        raise ValueError("not a line")
-    out = []
-    for text in items:
-        m = find_move(pos, text)
-        out.append(m)
-        pos = pos.play(m)
-    return out
 
 
 def _positions(start: Position, moves: list[Move]) -> list[Position]:
