@@ -406,18 +406,12 @@ def _compile_all(
     worksheet and answer key show the same boards).  Measured on the bundled course (2 CPUs, every
     PDF compiled): 8.1-9.7 s on one thread, 7.0-7.6 s on two (bench/README.md)."""
     workers = min(jobs if jobs is not None else usable_cpus(), len(todo), usable_cpus())
-    if workers <= 1:
-        for item in todo:
-            _compile(item)
-            done += 1
-            if progress:
-                progress("pdf", done, total)
-        return
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="damas-pdf")
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="damas-pdf") if workers > 1 else None
     try:
-        for _ in pool.map(_compile, todo):
+        for _ in pool.map(_compile, todo) if pool is not None else map(_compile, todo):
             done += 1
             if progress:
                 progress("pdf", done, total)
     finally:  # on an error or Ctrl-C: drop the queued PDFs, wait only for those being compiled
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
