@@ -488,7 +488,7 @@ cdef class Prover:
         cdef int lp, lr, hashed
         cdef unsigned long long kids[PREFETCHED]
         cdef bint captures
-        cdef u128 w2, b2, k2
+        cdef u128 w2, b2, k2, me, opp
         cdef unsigned long long ch
         self.nodes += 1
         if self.node_limit and self.nodes > self.node_limit:
@@ -497,22 +497,32 @@ cdef class Prover:
             return -1
         if self.tick is not None and self.nodes >= self.next_tick:
             self.tick()
+        start = self.core.top
+        n = -1
+        if plies <= 0:
+            # at the horizon a quiet position decides the goal by itself: no table (Solver.search)
+            me, opp = w, b
+            if turn != WHITE:
+                me, opp = b, w
+            n = self.core._captures(me, opp, k, turn, w | b, 1, 1)
+            if n == 0:
+                return self._achieved(w, b, k, turn, self.core._count_quiet(me, k, turn, w | b), 0) == 1
         e = self._find(h)
         if e != NULL:
             proven, refuted, best, found = _unpack(e.proven), _unpack(e.refuted), e.best, 1
-            if plies >= proven:
-                return 1
-            if plies <= refuted:
-                return 0
+            if plies >= proven or plies <= refuted:
+                self.core.top = start
+                return 1 if plies >= proven else 0
         if self.leaf_pieces and self._leaf(w, b, k, turn, &lp, &lr):
             # the endgame tables' bounds, merged with what the table knew
             proven = min(proven, lp)
             refuted = max(refuted, lr)
             if plies >= proven or plies <= refuted:
+                self.core.top = start
                 self._store(h, proven, refuted, best)
                 return 1 if plies >= proven else 0
-        start = self.core.top
-        n = self.core._generate(w, b, k, turn, 1)
+        if n < 0:
+            n = self.core._generate(w, b, k, turn, 1)
         captures = n > 0 and self.core.stack[start].captures != 0
         decided = self._achieved(w, b, k, turn, n, captures)
         if not found:
