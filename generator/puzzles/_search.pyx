@@ -506,7 +506,7 @@ cdef class Prover:
                 me, opp = b, w
             n = self.core._captures(me, opp, k, turn, w | b, 1, 1)
             if n == 0:
-                return self._achieved(w, b, k, turn, self.core._count_quiet(me, k, turn, w | b), 0) == 1
+                return self._achieved(w, b, k, turn, self.core._has_quiet(me, k, turn, w | b), 0) == 1
         e = self._find(h)
         if e != NULL:
             proven, refuted, best, found = _unpack(e.proven), _unpack(e.refuted), e.best, 1

@@ -125,6 +125,8 @@ cdef class Core:
     cdef int _push_quiet(self, int origin, int dest, int king, int promotes) except -1
     cdef int _count_quiet(self, u128 me, u128 kings, int turn, u128 occ) noexcept nogil
     cdef u128 _capture_starts(self, u128 me, u128 opp, u128 kings, int turn, u128 occ) noexcept nogil
+    cdef u128 _flying_starts(self, u128 kk, u128 opp, u128 occ) noexcept nogil
+    cdef bint _has_quiet(self, u128 me, u128 kings, int turn, u128 occ) noexcept nogil
     cdef int _captures(self, u128 me, u128 opp, u128 kings, int turn, u128 occ, bint merge, bint precedence) except -1
     cdef int _extend(self, int sq, bint king, bint crowned, u128 capmask, u128 occupied, int last) except -1
     cdef int _record(self, int dest, u128 capmask, bint crowned) except -1

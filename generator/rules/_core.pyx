@@ -215,12 +215,43 @@ cdef class Core:
             starts |= men & shift128(victims, -s) & shift128(empty, -(s + s))
         if kk:
             if self.flying:
-                starts |= kk
+                starts |= self._flying_starts(kk, opp, occ)
             else:
                 for i in range(4):
                     s = self.shifts[i]
                     starts |= kk & shift128(opp, -s) & shift128(empty, -(s + s))
         return starts
+
+    cdef u128 _flying_starts(self, u128 kk, u128 opp, u128 occ) noexcept nogil:
+        """The flying kings of ``kk`` that can capture: along some ray the first piece is an
+        opponent's with an empty square right behind it (the first jump of ``_extend``).  Exact, so
+        that a position without captures, most of a search's horizon, costs no capture search."""
+        cdef u128 out = 0
+        cdef int k, d, i, n
+        while kk:
+            k = lowbit128(kk)
+            kk &= kk - 1
+            for d in range(4):
+                n = self.raylen[d][k]
+                i = 0
+                while i < n and not has128(occ, self.ray[d][k][i]):
+                    i += 1
+                if i + 1 < n and has128(opp, self.ray[d][k][i]) and not has128(occ, self.ray[d][k][i + 1]):
+                    out |= bit128(k)
+                    break
+        return out
+
+    cdef bint _has_quiet(self, u128 me, u128 kings, int turn, u128 occ) noexcept nogil:
+        """Has the side ``me`` a quiet move?  (A king with an empty neighbour can always step there.)"""
+        cdef u128 empty = self.mask & ~occ, men = me & ~kings, kk = me & kings
+        cdef int i
+        for i in range(self.n_man_steps[turn]):
+            if shift128(men, self.shifts[self.man_steps[turn][i]]) & empty:
+                return 1
+        for i in range(4):
+            if shift128(kk, self.shifts[i]) & empty:
+                return 1
+        return 0
 
     cdef int _captures(self, u128 me, u128 opp, u128 kings, int turn, u128 occ, bint merge, bint precedence) except -1:
         """Push every complete capture the precedence law allows (all with ``precedence=False``);
@@ -438,14 +469,9 @@ cdef class Core:
         cdef u128 me = white if turn == WHITE else black
         cdef u128 opp = black if turn == WHITE else white
         cdef u128 occ = white | black
-        cdef u128 empty = self.mask & ~occ, men = me & ~kings, kk = me & kings
-        cdef int i, base = self.top, n
-        for i in range(self.n_man_steps[turn]):
-            if shift128(men, self.shifts[self.man_steps[turn][i]]) & empty:
-                return 1
-        for i in range(4):  # a king with an empty neighbour can always step there
-            if shift128(kk, self.shifts[i]) & empty:
-                return 1
+        cdef int base = self.top, n
+        if self._has_quiet(me, kings, turn, occ):
+            return 1
         if not self._capture_starts(me, opp, kings, turn, occ):
             return 0
         n = self._captures(me, opp, kings, turn, occ, 1, 0)
