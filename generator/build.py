@@ -5,7 +5,8 @@ Each stage is one function fed only by what the stage before it returned (MkDocs
 - :func:`configure` checks the settings and the output folder before any work (:class:`Config`);
 - :func:`collect` finds the lesson files (:class:`Sources`);
 - :func:`check` verifies every lesson and keeps its proofs, per diagram and per puzzle (:class:`Checked`);
-  a course with one error stops here (:class:`BuildRefused`);
+  a course with one error stops here (:class:`BuildRefused`).  Each lesson that passes is also
+  planned for the render stage as soon as it is verified (:class:`LessonPlans`);
 - :func:`render` plans the site from those proofs and makes every page, diagram and PDF job in memory
   (:class:`Rendered`);
 - :func:`write` writes them to a fresh folder beside the destination, compiles the PDFs, and replaces
@@ -33,7 +34,7 @@ from .cpus import usable_cpus
 from .errors import DamasError
 from .incremental import Unchanged, job_key, manifest_text, previous_manifest
 from .lessons.ahead import proofs_ahead
-from .lessons.check import CheckedLesson, CheckReport, lesson_files
+from .lessons.check import CheckedLesson, CheckReport, check_file, lesson_files
 from .lessons.source import SourceError
 from .output import MANIFEST, OutputError, OutputFolder, copy_previous
 from .render import pdf as pdf_stage
@@ -41,7 +42,7 @@ from .render import printset
 from .render.book import plan_books
 from .render.html import render_pages
 from .render.languages import Tree, language_trees, other_homes
-from .render.site import plan_site
+from .render.site import LessonItem, plan_lesson, plan_site
 from .rules import VARIANTS, Variant, get_variant
 
 __all__ = ["FORMATS", "MANIFEST", "BuildRefused", "BuildSummary", "build"]
@@ -115,6 +116,35 @@ class Sources:
     errors: list[SourceError]
 
 
+class LessonPlans:
+    """Lessons planned for the render stage while the check runs (:func:`generator.render.site.plan_lesson`:
+    a lesson's diagrams drawn, its puzzles' panels made, from its proofs alone).
+
+    On a cold cache the check spends most of its time waiting for the proof workers; each lesson is
+    planned as soon as it has passed its check, while the workers prove the lessons after it, so
+    that the render stage no longer plans every lesson on one core while the others idle.  Planning
+    is a function of the checked lesson only: the site is the same as when every lesson is planned
+    after the check.  A lesson with errors, or of a variant not built, is not planned."""
+
+    def __init__(self, variants: set[str] | None) -> None:
+        self.variants = variants
+        """The variants to build (None: not known before the check ends, so every variant)."""
+        self.planned: dict[int, tuple[CheckedLesson, LessonItem]] = {}
+
+    def check_file(self, path: Path, proof_budget: int | None) -> tuple[CheckedLesson | None, list[SourceError]]:
+        """:func:`generator.lessons.check.check_file`, then the lesson planned when it passed."""
+        checked, errors = check_file(path, proof_budget)
+        built = checked is not None and (self.variants is None or checked.lesson.variant.name in self.variants)
+        if checked is not None and built and not errors:
+            self.planned[id(checked)] = (checked, plan_lesson(checked))
+        return checked, errors
+
+    def plan(self, checked: CheckedLesson) -> LessonItem:
+        """The lesson's plan: made during the check, else now."""
+        found = self.planned.get(id(checked))
+        return found[1] if found is not None and found[0] is checked else plan_lesson(checked)
+
+
 @dataclass(frozen=True)
 class Checked:
     """The verified lessons, each with its proofs (per diagram, and per puzzle: the key, every
@@ -122,6 +152,8 @@ class Checked:
 
     lessons: list[CheckedLesson]
     variants: list[Variant]
+    plans: LessonPlans = field(default_factory=lambda: LessonPlans(None))
+    """The lessons already planned for the render stage."""
 
 
 @dataclass
@@ -189,8 +221,9 @@ def check(config: Config, sources: Sources) -> Checked:
     Raises:
         BuildRefused: when any lesson fails (or a file could not be found or read).
     """
+    plans = LessonPlans(_named_variants(config))
     with proofs_ahead(sources.files, config.course.proof_budget, config.jobs):
-        report = check_course(config.course, sources.files)
+        report = check_course(config.course, sources.files, check=plans.check_file)
     if sources.errors:
         report.errors = sorted(report.errors + sources.errors)
     if not report.ok:
@@ -198,13 +231,19 @@ def check(config: Config, sources: Sources) -> Checked:
     present = {c.lesson.variant.name for c in report.lessons}
     listed = [get_variant(v) for v in config.course.variants]
     chosen = list(config.variants) or listed or [v for v in VARIANTS.values() if v.name in present]
-    return Checked(report.lessons, chosen)
+    return Checked(report.lessons, chosen, plans)
+
+
+def _named_variants(config: Config) -> set[str] | None:
+    """The variants to build when the settings name them (None: those with lessons, known after the check)."""
+    named = [v.name for v in config.variants] or list(config.course.variants)
+    return set(named) or None
 
 
 def render(config: Config, checked: Checked) -> Rendered:
     """Plan the site from the checked lessons and their proofs, then make every diagram, page and PDF
     job of every language tree."""
-    site = plan_site(checked.lessons, checked.variants, english=config.course.english)
+    site = plan_site(checked.lessons, checked.variants, english=config.course.english, plan=checked.plans.plan)
     trees = language_trees(site, config.course.language)
     return Rendered(
         svgs=site.svgs(),

@@ -25,6 +25,7 @@ import functools
 import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -211,7 +212,10 @@ def _pool(
         if todo is None:
             todo = _unstored(base, proofs)
         for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
-            store.pending[digest] = pool.submit(prove_job, job)
+            try:
+                store.pending[digest] = pool.submit(prove_job, job)
+            except BrokenProcessPool:  # a worker died building slices: the verifier proves them all
+                break
         with proof_cache.use(store):
             yield
     finally:
