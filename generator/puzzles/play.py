@@ -196,7 +196,8 @@ def _node_from(data: Any, pos: Position, plies: int) -> PlayNode:
     """One node and the nodes under it (at most the printed depth deep: recursion is fine)."""
     if not isinstance(data, dict) or set(data) - {"done", "wins", "children", "refutations"}:
         raise ValueError("not a play node")
-    legal = _legal_by_text(pos)
+    # a node that names no move (most are the line's ends) costs no move generation
+    legal = _legal_by_text(pos) if data.keys() & {"wins", "children", "refutations"} else {}
     node = PlayNode(pos, plies, done=data.get("done") is True)
     node.wins = [_legal(legal, text) for text in data.get("wins", [])]
     for text, child in data.get("children", []):
