@@ -32,10 +32,14 @@ def wanted_material(position: Position) -> Wanted | None:
 def build_slices(variant: str, wanted: list[Wanted]) -> int:
     """Build (or find stored) the slices of ``wanted`` and those they need, in the default cache
     folder; returns how many slices that is."""
-    tables = Tables(get_variant(variant))
+    tables = Tables(get_variant(variant), bundled=True)
     return len(tables.build_materials([Material(*m) for m in wanted]))
 
 
 def is_built(variant: str, wanted: Wanted) -> bool:
-    """Is the slice of ``wanted`` stored already (then so are those it needs: they are built first)?"""
-    return Tables(get_variant(variant)).is_stored(Material(*wanted))
+    """Is the slice of ``wanted`` stored already (then so are those it needs: they are built first)?
+    It is when the slices that ship with damas hold it and all it needs: they are copied now (a
+    cold cache then starts the check without building slices)."""
+    tables = Tables(get_variant(variant), bundled=True)
+    m = Material(*wanted)
+    return tables.is_stored(m) or tables.copy_bundled([m])

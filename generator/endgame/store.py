@@ -33,6 +33,11 @@ from .material import Material
 FORMAT = 1
 """Version of the files' layout; bumped when the meaning of a stored byte changes."""
 
+BUNDLED = Path(__file__).resolve().parent / "bundled"
+"""Slices that ship with damas, in this module's layout: those the bundled course's ending claims
+read (about 2 MB; tests/endgame/bundled.py makes them, and a test holds them to what the solver
+builds today).  A cold cache copies them instead of solving them (:meth:`Tables.build_one`)."""
+
 
 def rules_folder(variant: Variant, root: Path | None = None) -> Path:
     """The folder of one set of rules' tables."""
@@ -135,3 +140,14 @@ def load(folder: Path, material: Material, size: int) -> Slice | None:
     ):
         return None
     return Slice(material, size, results, dist, width, meta)
+
+
+def copy_slice(source: Path, folder: Path, material: Material, size: int) -> Slice | None:
+    """The finished, intact slice ``material`` of folder ``source`` copied into ``folder`` byte for
+    byte (the meta file last, as :func:`save` writes), then read back; None when ``source`` has none."""
+    if load(source, material, size) is None:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    for suffix in (".wdl", ".dtw", ".json"):
+        _write_atomic(folder / f"{material.name}{suffix}", (source / f"{material.name}{suffix}").read_bytes())
+    return load(folder, material, size)

@@ -4,7 +4,8 @@
 distance) of a position, :meth:`Tables.build` solves every slice up to a number of pieces.  A slice
 is built only after every slice its captures and crownings lead to; those are loaded for the build
 and dropped again when the memory budget is reached, so a build holds a few slices at a time.  A
-slice whose colour-swapped twin is stored is copied from it instead of solved (mirror.py).
+slice whose colour-swapped twin is stored is copied from it instead of solved (mirror.py), and with
+``bundled``, a slice that ships with damas (store.BUNDLED) is copied from there.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .index import slice_index
 from .material import Material, material_of, materials_up_to
 from .retro import DRAW, LOSS, WIN
 from .solver import derive_twin, make_kernel, solve
-from .store import Slice, load, narrow, read_meta, rules_folder, save
+from .store import BUNDLED, Slice, copy_slice, load, narrow, read_meta, rules_folder, save
 
 Progress = Callable[[str, int, int], None]
 
@@ -55,6 +56,8 @@ class SliceReport:
     """False when the slice was already stored."""
     derived_from: str = ""
     """The twin's name when the slice was derived from it instead of solved (mirror.py)."""
+    bundled: bool = False
+    """Copied from the slices that ship with damas instead of solved."""
 
 
 def closure(materials: Iterable[Material]) -> list[Material]:
@@ -110,6 +113,7 @@ class Tables:
         memory: int = MEMORY_BUDGET,
         pure: bool = False,
         derive: bool = True,
+        bundled: bool = False,
     ) -> None:
         self.variant = get_variant(variant)
         self.board: Board = board_of(self.variant)
@@ -121,6 +125,8 @@ class Tables:
         self.derive = derive
         """Derive a slice from its stored colour-swapped twin instead of solving it (the same bytes;
         False solves every slice, for benches and tests)."""
+        self.bundled = rules_folder(self.variant, BUNDLED) if bundled else None
+        """Where the slices that ship with damas are for these rules (None: solve them too)."""
         self.loaded: OrderedDict[Material, Slice] = OrderedDict()
         self.reports: list[SliceReport] = []
 
@@ -183,6 +189,17 @@ class Tables:
         self.reports.extend(reports)
         return reports
 
+    def copy_bundled(self, wanted: Iterable[Material]) -> bool:
+        """Store the slices ``wanted`` and those they need that ship with damas (copied, not solved);
+        True when every one of them is stored then."""
+        stored = True
+        for m in closure(wanted):
+            if not self.is_stored(m) and (
+                self.bundled is None or copy_slice(self.bundled, self.folder, m, self.size(m)) is None
+            ):
+                stored = False
+        return stored
+
     def report_stored(self, m: Material) -> SliceReport:
         """The report of a slice built earlier, from its meta file."""
         meta = read_meta(self.folder, m) or {}
@@ -217,7 +234,12 @@ class Tables:
 
     def build_one(self, m: Material) -> SliceReport:
         """Solve slice ``m`` (its exits loaded, or built first when missing), or derive it from its
-        stored twin; store it."""
+        stored twin, or copy the one that ships with damas; store it."""
+        copied = copy_slice(self.bundled, self.folder, m, self.size(m)) if self.bundled is not None else None
+        if copied is not None:
+            self._keep(copied)
+            on_disk, levels = copied.meta["bytes_on_disk"], copied.meta.get("levels", 0)
+            return SliceReport(m, 2 * copied.size, 0.0, on_disk, levels, True, bundled=True)
         twin = self._twin(m)
         if twin is not None:
             source = self.slice(twin)
@@ -296,6 +318,6 @@ def shared_tables(variant: Variant) -> Tables:
     key = (variant.name, str(default_dir()), variant)
     tables = _SHARED.get(key)
     if tables is None:
-        tables = _SHARED[key] = Tables(variant)
+        tables = _SHARED[key] = Tables(variant, bundled=True)
     tables.progress = _PROGRESS.get()
     return tables

@@ -82,7 +82,8 @@ def test_a_failed_worker_leaves_the_proof_to_the_verifier() -> None:
 
 def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The endgame slices a lesson's ending claims read are built by a worker before the check,
-    into the same cache folder, and the check reports the same."""
+    into the same cache folder, and the check reports the same.  (This process does not see the
+    slices that ship with damas, so it does not copy them itself: a worker makes them.)"""
     from generator.endgame.prebuild import is_built
     from generator.lessons.ahead import file_lesson, lesson_endings
 
@@ -96,6 +97,7 @@ def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables-alone"))
     alone = check_paths([root])
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables"))
+    monkeypatch.setattr("generator.endgame.tables.BUNDLED", tmp_path / "none-shipped")
     assert not any(is_built("american", w) for w in wanted)
     with proofs_ahead([root / "finais.yaml"], jobs=2):
         assert all(is_built("american", w) for w in wanted), "built before the check starts"
@@ -113,6 +115,7 @@ def test_win_proofs_are_keyed_after_the_slices_are_built(tmp_path: Path, monkeyp
     for name in ("finais.yaml", "golpes.yaml"):
         shutil.copy(ROOT / "lessons" / "american" / name, root / name)
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("generator.endgame.tables.BUNDLED", tmp_path / "none-shipped")  # a worker makes them
     monkeypatch.setattr(ahead_module, "AHEAD_MIN", 2)  # the two lessons hold five puzzles
     files, _ = lesson_files([root.parent])
     store = Cache(tmp_path / "proofs")
