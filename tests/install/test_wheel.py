@@ -39,6 +39,9 @@ def test_wheel_installs_and_builds_a_course_anywhere(tmp_path: Path) -> None:
     assert {f"generator/_templates/{t}" for t in templates} <= names, "every template is in the wheel"
     assert {"generator/lessons/lesson.schema.json", "generator/course.schema.json"} <= names
     assert "generator/starter/variants.yaml" in names
+    bundled = ROOT / "generator" / "endgame" / "bundled"
+    shipped = {p.relative_to(ROOT).as_posix() for p in bundled.rglob("*") if p.is_file()}
+    assert len(shipped) >= 60 and shipped <= names, "the endgame slices that ship with damas are in the wheel"
     assert not [n for n in names if "__pycache__" in n or n.startswith(("templates/", "lessons/", "tests/"))]
 
     venv = tmp_path / "venv"
