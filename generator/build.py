@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .cache import Cache, open_cache, use
+from .collector import fewer_collections
 from .course import Course, check_course
 from .cpus import usable_cpus
 from .errors import DamasError
@@ -332,11 +333,12 @@ def build(
         incremental=incremental,
         paper=paper,
     )
-    with use(open_cache() if cache is True else cache or None):
-        sources = _timed(stages, "collect", collect, config)
-        checked = _timed(stages, "check", check, config, sources)
-        rendered = _timed(stages, "render", render, config, checked)
-    summary = _timed(stages, "write", write, config, rendered, progress)
+    with fewer_collections():
+        with use(open_cache() if cache is True else cache or None):
+            sources = _timed(stages, "collect", collect, config)
+            checked = _timed(stages, "check", check, config, sources)
+            rendered = _timed(stages, "render", render, config, checked)
+        summary = _timed(stages, "write", write, config, rendered, progress)
     summary.seconds = time.perf_counter() - started
     summary.stages = stages
     return summary

@@ -55,6 +55,7 @@ UTILITIES = frozenset(
         "generator.cache",
         "generator.cpus",
         "generator.workers",
+        "generator.collector",  # the garbage collector's threshold while checking and building
     }
 )
 """Top-level modules every layer may use (each small, about one thing, below every layer)."""

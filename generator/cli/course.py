@@ -50,6 +50,7 @@ def check(
 ) -> None:
     """Verify every claim of the lessons under PATHS (default: the course here, or --course DIR)."""
     from ..cache import open_cache, use
+    from ..collector import fewer_collections
     from ..course import check_course
     from ..endgame.tables import building_progress
     from ..lessons.ahead import proofs_ahead
@@ -68,6 +69,7 @@ def check(
     # An ending claim may need endgame tables built first: their progress shows on a terminal.  The
     # puzzles are proven ahead on every CPU (generator/lessons/ahead.py).
     with (
+        fewer_collections(),
         use(open_cache(not no_cache)),
         Progress() as progress,
         building_progress(progress),
