@@ -8,10 +8,11 @@ no spaces; numeric lists use ranges for three or more consecutive squares of one
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from .errors import InvalidFenError
-from .geometry import BLACK, COLOR_NAMES, WHITE, Numbering
+from .geometry import BLACK, COLOR_NAMES, WHITE, Geometry, Numbering
 
 if TYPE_CHECKING:
     from .position import Position
@@ -137,19 +138,24 @@ def _square(variant: Variant, fen: str, text: str) -> int:
 
 def write_fen(pos: Position) -> str:
     """The position as PDN FEN, side to move first, then White's and Black's pieces."""
-    parts = ["W" if pos.turn == WHITE else "B"]
-    for letter, bits in (("W", pos.white), ("B", pos.black)):
-        parts.append(letter + _piece_list(pos, bits))
+    return _fen(pos.variant.geometry, pos.turn, pos.white, pos.black, pos.kings)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _fen(g: Geometry, turn: int, white: int, black: int, kings: int) -> str:
+    """:func:`write_fen`, remembered: the pages write the same positions again and again (the play
+    trees of the bundled course's puzzles ask for 43,000 FENs of 21,000 positions)."""
+    parts = ["W" if turn == WHITE else "B"]
+    for letter, bits in (("W", white), ("B", black)):
+        parts.append(letter + _piece_list(g, bits, kings))
     return ":".join(parts)
 
 
-def _piece_list(pos: Position, bits: int) -> str:
-    g = pos.variant.geometry
+def _piece_list(g: Geometry, bits: int, kings: int) -> str:
     if g.numbering is Numbering.ALGEBRAIC:
         squares = sorted(g.bits(bits), key=lambda s: (g.rank_of(s), g.file_of(s)))
-        return ",".join(("K" if (pos.kings >> s) & 1 else "") + g.name(s) for s in squares)
+        return ",".join(("K" if (kings >> s) & 1 else "") + g.name(s) for s in squares)
     order = g.notation_order  # on a numbered board: the square's number less one
-    kings = pos.kings
     pieces = sorted((order[s] + 1, (kings >> s) & 1) for s in g.bits(bits))
     numbers = [n for n, _ in pieces]
     items: list[str] = []
