@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,9 @@ from ..rules import Variant
 from .app import EXIT_CONTENT, Progress
 from .common import MEMORY_OPTION, VARIANT, Whole
 from .place import COURSE_OPTION, locate_course
+
+if TYPE_CHECKING:
+    from ..lessons.check import CheckReport
 
 NO_CACHE_OPTION = click.option(
     "--no-cache",
@@ -76,7 +80,13 @@ def check(
         proofs_ahead(lesson_files(list(paths) or [course.lessons])[0], course.proof_budget),
     ):
         report = check_course(course, paths or None, glossary=glossary)
-    seconds = time.perf_counter() - started
+    _print_report(report, time.perf_counter() - started, as_json)
+    if not report.ok:
+        raise SystemExit(EXIT_CONTENT)
+
+
+def _print_report(report: CheckReport, seconds: float, as_json: bool) -> None:
+    """What ``damas check`` found: each error and warning with its place, then a summary (or JSON)."""
     counts = report.counts()
     if as_json:
         payload = {
@@ -86,22 +96,20 @@ def check(
             "warnings": [w.as_dict() for w in report.warnings],
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    for error in report.errors:
+        click.echo(str(error))
+    for warning in report.warnings:
+        click.echo(f"{warning.path}:{warning.line}:{warning.col}: warning: {warning.message}")
+    summary = (
+        f"{counts['files']} file(s), {counts['lessons']} lesson(s), {counts['diagrams']} diagram(s), "
+        f"{counts['claims']} claim(s), {counts['puzzles']} puzzle(s) checked in {seconds:.2f} s"
+    )
+    if report.ok:
+        click.echo(f"ok: {summary}")
     else:
-        for error in report.errors:
-            click.echo(str(error))
-        for warning in report.warnings:
-            click.echo(f"{warning.path}:{warning.line}:{warning.col}: warning: {warning.message}")
-        summary = (
-            f"{counts['files']} file(s), {counts['lessons']} lesson(s), {counts['diagrams']} diagram(s), "
-            f"{counts['claims']} claim(s), {counts['puzzles']} puzzle(s) checked in {seconds:.2f} s"
-        )
-        if report.ok:
-            click.echo(f"ok: {summary}")
-        else:
-            n, files = len(report.errors), len(report.failed_files())
-            click.echo(f"{n} error(s) in {files} file(s); {summary}")
-    if not report.ok:
-        raise SystemExit(EXIT_CONTENT)
+        n, files = len(report.errors), len(report.failed_files())
+        click.echo(f"{n} error(s) in {files} file(s); {summary}")
 
 
 @click.command()

@@ -23,6 +23,7 @@ import os
 import tempfile
 import zlib
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,14 @@ from .material import Material
 FORMAT = 1
 """Version of the files' layout; bumped when the meaning of a stored byte changes."""
 
-BUNDLED = Path(__file__).resolve().parent / "bundled"
-"""Slices that ship with damas, in this module's layout: those the bundled course's ending claims
-read (about 2 MB; tests/endgame/bundled.py makes them, and a test holds them to what the solver
-builds today).  A cold cache copies them instead of solving them (:meth:`Tables.build_one`)."""
+
+def bundled_root() -> Path | None:
+    """The slices that ship with damas, in this module's layout (None: not installed as files):
+    those the bundled course's ending claims read (about 2 MB; tests/endgame/bundled.py makes them,
+    and a test holds them to what the solver builds today).  A cold cache copies them instead of
+    solving them (``Tables(bundled=True)``)."""
+    folder = resources.files(__package__ or "generator.endgame").joinpath("bundled")
+    return folder if isinstance(folder, Path) and folder.is_dir() else None
 
 
 def rules_folder(variant: Variant, root: Path | None = None) -> Path:

@@ -5,7 +5,7 @@ distance) of a position, :meth:`Tables.build` solves every slice up to a number 
 is built only after every slice its captures and crownings lead to; those are loaded for the build
 and dropped again when the memory budget is reached, so a build holds a few slices at a time.  A
 slice whose colour-swapped twin is stored is copied from it instead of solved (mirror.py), and with
-``bundled``, a slice that ships with damas (store.BUNDLED) is copied from there.
+``bundled``, a slice that ships with damas (store.bundled_root) is copied from there.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .index import slice_index
 from .material import Material, material_of, materials_up_to
 from .retro import DRAW, LOSS, WIN
 from .solver import derive_twin, make_kernel, solve
-from .store import BUNDLED, Slice, copy_slice, load, narrow, read_meta, rules_folder, save
+from .store import Slice, bundled_root, copy_slice, load, narrow, read_meta, rules_folder, save
 
 Progress = Callable[[str, int, int], None]
 
@@ -125,7 +125,8 @@ class Tables:
         self.derive = derive
         """Derive a slice from its stored colour-swapped twin instead of solving it (the same bytes;
         False solves every slice, for benches and tests)."""
-        self.bundled = rules_folder(self.variant, BUNDLED) if bundled else None
+        shipped = bundled_root() if bundled else None
+        self.bundled = rules_folder(self.variant, shipped) if shipped is not None else None
         """Where the slices that ship with damas are for these rules (None: solve them too)."""
         self.loaded: OrderedDict[Material, Slice] = OrderedDict()
         self.reports: list[SliceReport] = []

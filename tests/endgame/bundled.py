@@ -1,4 +1,4 @@
-"""The endgame slices that ship with damas (``generator.endgame.store.BUNDLED``): those the ending
+"""The endgame slices that ship with damas (``generator.endgame.store.bundled_root()``): those the ending
 claims of the bundled course read, with every slice they need.
 
 A cold cache copies them instead of solving them, so a first check of the course starts at once.
@@ -17,7 +17,6 @@ import tempfile
 from pathlib import Path
 
 from generator.endgame.material import Material
-from generator.endgame.store import BUNDLED
 from generator.endgame.tables import Tables
 from generator.lessons.ahead import file_lesson, lesson_endings
 from generator.lessons.check import lesson_files
@@ -51,12 +50,16 @@ def build(root: Path) -> list[Path]:
     return folders
 
 
+SHIPPED = ROOT / "generator" / "endgame" / "bundled"
+"""Where they ship from (the package folder of this checkout)."""
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         build(Path(tmp))
-        shutil.rmtree(BUNDLED, ignore_errors=True)
-        shutil.copytree(Path(tmp), BUNDLED)
-    print(f"{sum(1 for _ in BUNDLED.rglob('*.json'))} slices in {BUNDLED.relative_to(ROOT)}")
+        shutil.rmtree(SHIPPED, ignore_errors=True)
+        shutil.copytree(Path(tmp), SHIPPED)
+    print(f"{sum(1 for _ in SHIPPED.rglob('*.json'))} slices in {SHIPPED.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def test_the_slices_of_ending_claims_are_built_ahead(tmp_path: Path, monkeypatch
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables-alone"))
     alone = check_paths([root])
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "tables"))
-    monkeypatch.setattr("generator.endgame.tables.BUNDLED", tmp_path / "none-shipped")
+    monkeypatch.setattr("generator.endgame.tables.bundled_root", lambda: None)
     assert not any(is_built("american", w) for w in wanted)
     with proofs_ahead([root / "finais.yaml"], jobs=2):
         assert all(is_built("american", w) for w in wanted), "built before the check starts"
@@ -115,7 +115,7 @@ def test_win_proofs_are_keyed_after_the_slices_are_built(tmp_path: Path, monkeyp
     for name in ("finais.yaml", "golpes.yaml"):
         shutil.copy(ROOT / "lessons" / "american" / name, root / name)
     monkeypatch.setenv("DAMAS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("generator.endgame.tables.BUNDLED", tmp_path / "none-shipped")  # a worker makes them
+    monkeypatch.setattr("generator.endgame.tables.bundled_root", lambda: None)  # a worker makes them
     monkeypatch.setattr(ahead_module, "AHEAD_MIN", 2)  # the two lessons hold five puzzles
     files, _ = lesson_files([root.parent])
     store = Cache(tmp_path / "proofs")
