@@ -19,6 +19,7 @@ Nothing touches the disk before :func:`write`.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -423,10 +424,17 @@ def _write_pdfs(
             continue  # a regular file only: a link planted in the old output is not followed
         todo.append((str(root), job, i))
     reused = len(rendered.pdfs) - len(todo)
+    todo.sort(key=lambda item: _diagrams(item[1]), reverse=True)  # the longest first: no long one last
     _compile_all(todo, config.jobs, reused, len(rendered.pdfs), progress)
     pdf_stage.cleanup(root)
     (root / MANIFEST).write_text(manifest_text(keys), encoding="utf-8")
     return reused
+
+
+def _diagrams(job: pdf_stage.PdfJob) -> int:
+    """The diagrams a PDF draws: most of the time Typst takes over it.  Compiled largest first, the
+    bundled course's PDFs took 5.7-6.4 s on two threads instead of 6.0-6.9 s (bench/README.md)."""
+    return json.dumps(job.data).count(".svg")
 
 
 def _compile(args: tuple[str, pdf_stage.PdfJob, int]) -> str:
