@@ -136,10 +136,12 @@ class LessonPlans:
     def check_file(self, path: Path, proof_budget: int | None) -> tuple[CheckedLesson | None, list[SourceError]]:
         """:func:`generator.lessons.check.check_file`, then the lesson planned when it passed."""
         checked, errors = check_file(path, proof_budget)
-        built = checked is not None and (self.variants is None or checked.lesson.variant.name in self.variants)
-        if checked is not None and built and not errors:
+        if checked is not None and not errors and self.builds(checked.lesson.variant.name):
             self.planned[id(checked)] = (checked, plan_lesson(checked))
         return checked, errors
+
+    def builds(self, variant: str) -> bool:
+        return self.variants is None or variant in self.variants
 
     def plan(self, checked: CheckedLesson) -> LessonItem:
         """The lesson's plan: made during the check, else now."""
