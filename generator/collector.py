@@ -24,7 +24,7 @@ def fewer_collections() -> Iterator[None]:
     """Inside the block, the youngest generation is collected every :data:`THRESHOLD` allocations;
     the previous thresholds come back after it (``damas serve`` builds again and again)."""
     old = gc.get_threshold()
-    gc.set_threshold(max(THRESHOLD, old[0]), *old[1:])
+    for_good()
     try:
         yield
     finally:
