@@ -12,6 +12,7 @@ them again from the repository's root::
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,8 +25,10 @@ from generator.lessons.check import lesson_files
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@functools.cache
 def claimed() -> dict[str, list[Material]]:
-    """Per variant, the materials of the bundled course's ending claims (each once, in course order)."""
+    """Per variant, the materials of the bundled course's ending claims (each once, in course order;
+    read once a run: reading the course takes two seconds)."""
     files, errors = lesson_files([ROOT / "lessons"])
     assert not errors, errors
     out: dict[str, list[Material]] = {}
