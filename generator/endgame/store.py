@@ -149,10 +149,14 @@ def load(folder: Path, material: Material, size: int) -> Slice | None:
 
 def copy_slice(source: Path, folder: Path, material: Material, size: int) -> Slice | None:
     """The finished, intact slice ``material`` of folder ``source`` copied into ``folder`` byte for
-    byte (the meta file last, as :func:`save` writes), then read back; None when ``source`` has none."""
+    byte (the meta file last, as :func:`save` writes), then read back; None when ``source`` has none,
+    or when ``folder`` cannot be written (the slice is then solved as if none shipped)."""
     if load(source, material, size) is None:
         return None
-    folder.mkdir(parents=True, exist_ok=True)
-    for suffix in (".wdl", ".dtw", ".json"):
-        _write_atomic(folder / f"{material.name}{suffix}", (source / f"{material.name}{suffix}").read_bytes())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for suffix in (".wdl", ".dtw", ".json"):
+            _write_atomic(folder / f"{material.name}{suffix}", (source / f"{material.name}{suffix}").read_bytes())
+    except OSError:
+        return None
     return load(folder, material, size)

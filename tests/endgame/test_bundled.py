@@ -58,3 +58,14 @@ def test_is_built_copies_what_ships_and_says_no_to_what_does_not(tmp_path: Path,
     bigger = Material(1, 0, 1, 0)  # a man each: no claim of the course reads it
     assert bigger not in closure([m for ms in claimed().values() for m in ms])
     assert not is_built(variant, tuple(bigger))
+
+
+def test_an_unwritable_cache_copies_nothing_and_says_so(tmp_path: Path) -> None:
+    """A cache folder that cannot be written: no copy, no exception; the slices count as not stored
+    (the build's workers then try to make them, as before any slice shipped)."""
+    variant, wanted = next(iter(claimed().items()))
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be", encoding="utf-8")
+    tables = Tables(variant, blocked, bundled=True)
+    assert not tables.copy_bundled(wanted)
+    assert not any(tables.is_stored(m) for m in closure(wanted))
