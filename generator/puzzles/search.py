@@ -321,7 +321,7 @@ class Solver:
         if plies <= 0:
             # At the horizon a quiet position decides the goal by itself, and most of the search's
             # nodes are such positions: answered without the table, they cost a move count, not a
-            # table entry (a third of the bundled proofs' time).
+            # table entry (a quarter of the bundled proofs' time: bench/README.md).
             moves = self.gen.moves(*state)
             if not moves or not moves[0].captures:
                 return self._achieved(state, moves) is True
