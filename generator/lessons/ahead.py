@@ -139,22 +139,34 @@ def _stored(base: proof_cache.Cache | None, key: dict[str, Any]) -> bool:
 
 
 def _work(
-    files: list[FsPath], proof_budget: int | None, kept: dict[tuple[str, str], Read]
-) -> tuple[list[tuple[KeyOf, ProofJob]], dict[str, list[Wanted]]]:
-    """Every puzzle's proof (key and job, in the check's order) and, per variant, the endgame
-    slices of ending claims not built yet; the lessons read are kept for the check."""
+    files: list[FsPath],
+    proof_budget: int | None,
+    kept: dict[tuple[str, str], Read],
+    base: proof_cache.Cache | None,
+    start: Callable[[], None],
+) -> tuple[list[tuple[KeyOf, ProofJob]], dict[str, list[Wanted]], dict[str, ProofJob]]:
+    """Every puzzle's proof (key and job, in the check's order), per variant the endgame slices of
+    ending claims not built yet, and the proofs not stored yet (:func:`_unstored`, keyed as the
+    files are read: when slices are to be built, they are keyed again after them); the lessons
+    read are kept for the check.  ``start()`` is called as soon as there is work for the workers,
+    so that they start while the rest is read."""
     proofs: list[tuple[KeyOf, ProofJob]] = []
     endings: dict[str, list[Wanted]] = {}
+    todo: dict[str, ProofJob] = {}
     for f in files:
         lesson = file_lesson(f, kept)
         if lesson is None:
             continue
-        proofs += lesson_jobs(lesson, proof_budget)
+        jobs = lesson_jobs(lesson, proof_budget)
+        proofs += jobs
+        todo.update((d, job) for d, job in _unstored(base, jobs).items() if d not in todo)
         name = lesson.variant.name
         for wanted in lesson_endings(lesson):
             if wanted not in endings.get(name, []) and not is_built(name, wanted):
                 endings.setdefault(name, []).append(wanted)
-    return proofs, endings
+        if endings or len(todo) >= AHEAD_MIN:
+            start()
+    return proofs, endings, todo
 
 
 def _unstored(base: proof_cache.Cache | None, proofs: list[tuple[KeyOf, ProofJob]]) -> dict[str, ProofJob]:
@@ -167,56 +179,76 @@ def _unstored(base: proof_cache.Cache | None, proofs: list[tuple[KeyOf, ProofJob
     return todo
 
 
+def _ready() -> None:
+    """Nothing: a worker given this starts (imports damas) while the main process reads on."""
+
+
+class _Start:
+    """Start every worker process of ``pool`` once, when first called."""
+
+    def __init__(self, pool: ProcessPoolExecutor, workers: int) -> None:
+        self.pool, self.workers, self.started = pool, workers, False
+
+    def __call__(self) -> None:
+        if not self.started:
+            self.started = True
+            for _ in range(self.workers):  # each submit finds no idle worker and starts one more
+                self.pool.submit(_ready)
+
+
 @contextlib.contextmanager
 def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int | None = None) -> Iterator[None]:
     """Inside the block, the check finds the proofs of ``files``' puzzles made by ``jobs`` worker
     processes (None: every usable CPU; 1, or fewer than :data:`AHEAD_MIN` proofs to make: no
     workers, the verifier proves in line as without this), and the endgame slices its ending claims
-    read already built by them (the check starts when they are)."""
+    read already built by them (the check starts when they are).  The workers start while the
+    lessons are still being read, as soon as there is enough for them to do."""
     base = proof_cache.active()
     workers = min(jobs if jobs is not None else usable_cpus(), usable_cpus())
-    with read_ahead() as kept:
-        proofs, endings = _work(files, proof_budget, kept) if workers > 1 else ([], {})
-        todo = None if endings else _unstored(base, proofs)  # with slices to build: keyed after them
-        if todo is not None and len(todo) < AHEAD_MIN:
-            yield
-            return
-        with _pool(workers, base, proofs, endings, todo):
-            yield
+    if workers <= 1:
+        yield
+        return
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
+    try:
+        with read_ahead() as kept:
+            proofs, endings, todo = _work(files, proof_budget, kept, base, _Start(pool, workers))
+            if not endings and len(todo) < AHEAD_MIN:
+                yield
+                return
+            with _hand_out(pool, base, proofs, endings, None if endings else todo):
+                yield
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager
-def _pool(
-    workers: int,
+def _hand_out(
+    pool: ProcessPoolExecutor,
     base: proof_cache.Cache | None,
     proofs: list[tuple[KeyOf, ProofJob]],
     endings: dict[str, list[Wanted]],
     todo: dict[str, ProofJob] | None,
 ) -> Iterator[None]:
-    """The worker processes, given the slices to build, then the proofs (``todo``, or when None
-    those of ``proofs`` not stored yet); the check waits for the slices and finds the proofs in the
-    active cache.
+    """The workers are given the slices to build, then the proofs (``todo``, or when None those of
+    ``proofs`` not stored yet); the check waits for the slices and finds the proofs in the active
+    cache.
 
     The proofs are keyed and handed out once the slices are stored: a ``win`` proof's key names the
     stored slices, and one keyed before would not be the key the verifier asks for, so the
     verifier would prove the puzzle again.  Building the slices takes both workers a few seconds."""
     store = AheadCache(base)
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
-    try:
-        # the slices first, one variant a job: the check reads them from its first lesson on
-        slices = [pool.submit(build_slices, name, wanted) for name, wanted in endings.items()]
-        for future in slices:
-            with contextlib.suppress(Exception):  # a failed build: the check builds the slices itself
-                future.result()
-        if todo is None:
-            todo = _unstored(base, proofs)
-        for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
-            try:
-                store.pending[digest] = pool.submit(prove_job, job)
-            except BrokenProcessPool:  # a worker died building slices: the verifier proves them all
-                break
-        with proof_cache.use(store):
-            yield
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    # the slices first, one variant a job: the check reads them from its first lesson on
+    slices = [pool.submit(build_slices, name, wanted) for name, wanted in endings.items()]
+    for future in slices:
+        with contextlib.suppress(Exception):  # a failed build: the check builds the slices itself
+            future.result()
+    if todo is None:
+        todo = _unstored(base, proofs)
+    for digest, job in todo.items() if len(todo) >= AHEAD_MIN else ():  # in the check's order
+        try:
+            store.pending[digest] = pool.submit(prove_job, job)
+        except BrokenProcessPool:  # a worker died building slices: the verifier proves them all
+            break
+    with proof_cache.use(store):
+        yield

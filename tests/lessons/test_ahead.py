@@ -127,3 +127,36 @@ def test_win_proofs_are_keyed_after_the_slices_are_built(tmp_path: Path, monkeyp
     assert report.ok
     assert store.misses == 0, "every proof was made by a worker under the key the verifier asks for"
     assert store.writes == len(proofs)
+
+
+def test_the_workers_start_while_the_lessons_are_read(lessons: Path, tmp_path: Path) -> None:
+    """The workers are started (they take about a second to import damas) once the lessons read
+    so far hold enough proofs to make, not after the last file is read; with every proof stored
+    they are never started."""
+    files, _ = lesson_files([lessons])
+    read: list[str] = []
+    started: list[int] = []
+    original = ahead_module.file_lesson
+
+    def file_lesson(path: Path, kept: object = None) -> object:
+        read.append(path.name)
+        return original(path, kept)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ahead_module, "file_lesson", file_lesson)
+        mp.setattr(ahead_module, "AHEAD_MIN", 2)
+        first = ahead_module.lesson_jobs(original(files[0]), None)  # type: ignore[arg-type]
+        assert len(first) >= 2, "the first lesson alone holds enough proofs"
+        store = Cache(tmp_path / "cold")
+        proofs, endings, todo = ahead_module._work(files, None, {}, store, lambda: started.append(len(read)))
+        assert endings == {}, "these lessons claim no endings"
+        assert len(files) >= 3 and len(read) == len(files)
+        assert started and started[0] == 1, "started after the first file, before the others were read"
+        assert len(todo) == len({store.digest(KIND, key_of())[1] for key_of, _ in proofs})
+        for digest in todo:  # as if every proof were stored
+            path = store.path(KIND, digest)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("{}", encoding="utf-8")
+        started.clear()
+        *_, again = ahead_module._work(files, None, {}, store, lambda: started.append(len(read)))
+        assert again == {} and started == [], "nothing to prove: no worker started"
