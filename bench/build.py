@@ -10,7 +10,8 @@ fresh proof cache (generator/cache.py) in a temporary folder:
 * **cold build** (``--runs`` times, each with an empty cache and no previous output): every proof,
   tree, diagram and PDF made, with the build's own parallelism (``--jobs``, default the build's);
 * **warm build**: the same build again, nothing changed (proofs and panels from the cache, PDFs reused),
-  and the same into a fresh folder (every PDF compiled again: only the proof cache is warm);
+  and the same into a fresh folder, twice: with the PDFs the cold build kept in the cache, and with
+  every PDF compiled again (``--clean``: only the proofs, trees and drawings come from the cache);
 * with ``--before``, the unchanged build without the cache (PDFs still reused), as damas built before it;
 * **incremental build**: after one lesson's title changed;
 * **check** cold (empty cache) and warm;
@@ -274,17 +275,27 @@ def main() -> int:
         )
         print(f"  cache: {cache.writes} entries written, {_size(cache.root) / 1e6:.1f} MB")
 
-        fresh: list[tuple[float, float]] = []
-        for run in range(args.repeat):
-            again, wall, cpu = timed(
-                lambda run=run: build(work / f"fresh-{run}", lessons=[lessons], formats=formats, cache=cache, **jobs)
+        for label, clean in (("PDFs from the cache", False), ("every PDF compiled: --clean", True)):
+            fresh: list[tuple[float, float]] = []
+            for run in range(args.repeat):
+                again, wall, cpu = timed(
+                    lambda run=run, clean=clean: build(
+                        work / f"fresh-{run}-{clean}",
+                        lessons=[lessons],
+                        formats=formats,
+                        cache=cache,
+                        incremental=not clean,
+                        **jobs,
+                    )
+                )
+                fresh.append((wall, cpu))
+            print(
+                f"warm cache, fresh output ({label}), median of {len(fresh)}: "
+                f"{statistics.median(w for w, _ in fresh):.1f} s wall, "
+                f"{statistics.median(c for _, c in fresh):.1f} s CPU; "
+                f"{getattr(again, 'cached', 0)} of {again.pdfs} PDFs from the cache"
             )
-            fresh.append((wall, cpu))
-        print(
-            f"warm proof cache, fresh output (every PDF compiled), median of {len(fresh)}: "
-            f"{statistics.median(w for w, _ in fresh):.1f} s wall, {statistics.median(c for _, c in fresh):.1f} s CPU"
-        )
-        print("  " + ", ".join(f"{k} {v:.1f} s" for k, v in again.stages.items()))
+            print("  " + ", ".join(f"{k} {v:.1f} s" for k, v in again.stages.items()))
 
         warm: list[tuple[float, float]] = []
         for _ in range(args.repeat):

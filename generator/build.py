@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from .cache import Cache, open_cache, use
+from .cache import active as active_cache
 from .collector import fewer_collections
 from .course import Course, check_course
 from .cpus import usable_cpus
 from .errors import DamasError
-from .incremental import Unchanged, job_key, manifest_text, previous_manifest
+from .incremental import Unchanged, cached_pdf, job_key, keep_pdf, manifest_text, previous_manifest
 from .lessons.ahead import proofs_ahead
 from .lessons.check import CheckedLesson, CheckReport, check_file, lesson_files
 from .lessons.source import SourceError
@@ -77,13 +78,17 @@ class BuildSummary:
     pdfs: int = 0
     reused: int = 0
     """PDFs copied unchanged from the previous build (incremental mode)."""
+    cached: int = 0
+    """PDFs taken from the proof cache: compiled from the same inputs by an earlier build."""
     seconds: float = 0.0
     variants: list[str] = field(default_factory=list)
     stages: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: config, collect, check, render, write."""
 
     def __str__(self) -> str:
-        pdfs = f"{self.pdfs} PDF(s)" + (f" ({self.reused} unchanged)" if self.reused else "")
+        taken = [f"{self.reused} unchanged"] if self.reused else []
+        taken += [f"{self.cached} from the cache"] if self.cached else []
+        pdfs = f"{self.pdfs} PDF(s)" + (f" ({', '.join(taken)})" if taken else "")
         return (
             f"built {self.pages} page(s), {self.diagrams} diagram(s), {self.puzzles} puzzle(s), "
             f"{pdfs} for {len(self.variants)} variant(s) in {self.seconds:.1f} s -> {self.out}"
@@ -277,7 +282,7 @@ def write(config: Config, rendered: Rendered, progress: Progress | None = None) 
             keep = Unchanged(dest if config.incremental else None)
             summary.pages = _write_files(root, rendered, keep, progress)
             if "pdf" in config.formats:
-                summary.reused = _write_pdfs(root, dest, config, rendered, previous, keep, progress)
+                summary.reused, summary.cached = _write_pdfs(root, dest, config, rendered, previous, keep, progress)
                 summary.pdfs = len(rendered.pdfs)
             if "html" not in config.formats:
                 shutil.rmtree(root / "html", ignore_errors=True)  # the SVGs were only there for Typst
@@ -336,11 +341,10 @@ def build(
         incremental=incremental,
         paper=paper,
     )
-    with fewer_collections():
-        with use(open_cache() if cache is True else cache or None):
-            sources = _timed(stages, "collect", collect, config)
-            checked = _timed(stages, "check", check, config, sources)
-            rendered = _timed(stages, "render", render, config, checked)
+    with fewer_collections(), use(open_cache() if cache is True else cache or None):
+        sources = _timed(stages, "collect", collect, config)
+        checked = _timed(stages, "check", check, config, sources)
+        rendered = _timed(stages, "render", render, config, checked)
         summary = _timed(stages, "write", write, config, rendered, progress)
     summary.seconds = time.perf_counter() - started
     summary.stages = stages
@@ -413,24 +417,32 @@ def _write_pdfs(
     previous: dict[str, str],
     keep: Unchanged,
     progress: Progress | None,
-) -> int:
-    """Take each PDF over from the previous build when its inputs are unchanged, else compile it;
-    then write the manifest.  Returns how many were taken over."""
+) -> tuple[int, int]:
+    """Take each PDF over from the previous build when its inputs are unchanged, else from the proof
+    cache (compiled by an earlier build from the same inputs), else compile it and keep it there;
+    then write the manifest.  Returns how many were taken over, and how many came from the cache."""
+    store = active_cache() if config.incremental else None  # --clean compiles every PDF
     keys: dict[str, str] = {}
     todo = []
+    cached = 0
     for i, job in enumerate(rendered.pdfs):
         key = keys[job.output] = job_key(job, rendered.svgs)
         if previous.get(job.output) == key and (
             keep.link(job.output, root / job.output) or copy_previous(dest / job.output, root / job.output)
         ):
             continue  # a regular file only: a link planted in the old output is not followed
+        if cached_pdf(store, key, root / job.output):
+            cached += 1
+            continue
         todo.append((str(root), job, i))
-    reused = len(rendered.pdfs) - len(todo)
+    reused = len(rendered.pdfs) - len(todo) - cached
     todo.sort(key=lambda item: _diagrams(item[1]), reverse=True)  # the longest first: no long one last
-    _compile_all(todo, config.jobs, reused, len(rendered.pdfs), progress)
+    _compile_all(todo, config.jobs, reused + cached, len(rendered.pdfs), progress)
+    for _, job, _ in todo:
+        keep_pdf(store, keys[job.output], root / job.output)
     pdf_stage.cleanup(root)
     (root / MANIFEST).write_text(manifest_text(keys), encoding="utf-8")
-    return reused
+    return reused, cached
 
 
 def _diagrams(job: pdf_stage.PdfJob) -> int:

@@ -45,6 +45,10 @@ LAYOUT = 1
 """Version of the folder layout and the entry envelope (``v1/KIND/ab/abcdef….json``)."""
 MAX_ENTRY_BYTES = 1 << 24
 """A larger file is not read (it cannot be one of ours)."""
+MAX_FILE_BYTES = 1 << 28
+"""The largest stored file (:meth:`Cache.put_bytes`: a compiled PDF); a larger one is not kept."""
+BYTES_SUFFIX = ".bin"
+"""The suffix of stored files (:meth:`Cache.put_bytes`), beside the ``.json`` answers."""
 
 SOURCE_SUFFIXES = (".py", ".pyx", ".so", ".pyd", ".mo", ".po", ".j2")
 """Files of a package folder that count in :func:`source_fingerprint` (code, compiled code, catalogs)."""
@@ -191,8 +195,8 @@ class Cache:
         )
         return text, hashlib.sha256(text.encode()).hexdigest()
 
-    def path(self, kind: str, digest: str) -> Path:
-        return self.root / f"v{LAYOUT}" / kind / digest[:2] / f"{digest}.json"
+    def path(self, kind: str, digest: str, suffix: str = ".json") -> Path:
+        return self.root / f"v{LAYOUT}" / kind / digest[:2] / f"{digest}{suffix}"
 
     # -- reading ------------------------------------------------------------------------------------
 
@@ -224,6 +228,39 @@ class Cache:
             return None
         return data.get("value")
 
+    def get_bytes(self, kind: str, key: Any) -> bytes | None:
+        """The stored file for ``key`` (a compiled PDF), or None: missing, unreadable, another
+        envelope, another key, or bytes that do not match the hash written with them."""
+        text, digest = self.digest(kind, key)
+        data = self._read_bytes(self.path(kind, digest, BYTES_SUFFIX), text)
+        if data is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return data
+
+    def _read_bytes(self, path: Path, key_text: str) -> bytes | None:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "rb") as f:
+                raw = f.read(MAX_FILE_BYTES + MAX_ENTRY_BYTES + 1)
+            head, _, body = raw.partition(b"\n")
+            envelope = json.loads(head.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        if (
+            not isinstance(envelope, dict)
+            or envelope.get("layout") != LAYOUT
+            or envelope.get("key") != key_text
+            or envelope.get("size") != len(body)
+            or envelope.get("sha256") != hashlib.sha256(body).hexdigest()
+        ):
+            return None
+        return body
+
     # -- writing ------------------------------------------------------------------------------------
 
     def put(self, kind: str, key: Any, value: Any) -> None:
@@ -232,20 +269,33 @@ class Cache:
         if not self.writable:
             return
         text, digest = self.digest(kind, key)
-        target = self.path(kind, digest)
         try:
             body = json.dumps(
                 {"layout": LAYOUT, "key": text, "value": value}, ensure_ascii=False, separators=(",", ":")
             )
         except (TypeError, ValueError):  # not plain data: nothing to keep (a bug, but never a failed build)
             return
+        self._write(self.path(kind, digest), body.encode("utf-8"))
+
+    def put_bytes(self, kind: str, key: Any, data: bytes) -> None:
+        """Store a file for ``key`` (a compiled PDF): one line of JSON naming the key, the size and
+        the SHA-256 of the bytes that follow it, then the bytes, written as :meth:`put` writes."""
+        if not self.writable or len(data) > MAX_FILE_BYTES:
+            return
+        text, digest = self.digest(kind, key)
+        envelope = {"layout": LAYOUT, "key": text, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        head = json.dumps(envelope, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        self._write(self.path(kind, digest, BYTES_SUFFIX), head + b"\n" + data)
+
+    def _write(self, target: Path, body: bytes) -> None:
+        """``body`` written beside ``target`` and renamed over it; any failure turns writing off."""
         tmp = None
         try:
             if target.parent not in self._folders:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 self._folders.add(target.parent)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=target.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=target.suffix, dir=target.parent)
+            with os.fdopen(fd, "wb") as f:
                 f.write(body)
             os.replace(tmp, target)
             tmp = None

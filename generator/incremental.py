@@ -1,9 +1,11 @@
-"""What a build takes over from the previous build in its folder, instead of making it again.
+"""What a build takes over from the previous build in its folder, or from the proof cache, instead
+of making it again.
 
-Two things: a PDF whose inputs (template, data, the diagrams it shows, the damas and Typst versions)
-hash the same as in the previous build's manifest (:data:`generator.output.MANIFEST`), and any file
-whose bytes are exactly those the build would write (:class:`Unchanged`, by a hard link).  Everything
-else is made again.  ``damas build --clean`` takes nothing over.
+Three things: a PDF whose inputs (template, data, the diagrams it shows, the damas and Typst versions)
+hash the same as in the previous build's manifest (:data:`generator.output.MANIFEST`); else a PDF
+compiled from the same inputs by any earlier build, kept in the proof cache (:func:`cached_pdf`);
+and any file whose bytes are exactly those the build would write (:class:`Unchanged`, by a hard
+link).  Everything else is made again.  ``damas build --clean`` takes nothing over.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import __version__
+from .cache import Cache, source_fingerprint
 from .output import MANIFEST, read_previous
 from .render import pdf as pdf_stage
 
@@ -53,6 +56,44 @@ def job_key(job: pdf_stage.PdfJob, svgs: Mapping[str, str]) -> str:
         h.update(path.encode())
         h.update(svgs.get(path, "").encode())
     return h.hexdigest()
+
+
+PDF_KIND = "pdf"
+"""The proof cache's kind for compiled PDFs (generator/cache.py)."""
+PDF_SOURCES = ("render/pdf.py",)
+"""The code that compiles a job (the relayout of a near-empty last page) besides its inputs."""
+
+
+def _pdf_key(key: str) -> dict[str, str]:
+    return {"job": key, "code": source_fingerprint(*PDF_SOURCES)}
+
+
+def cached_pdf(store: Cache | None, key: str, target: Path) -> bool:
+    """Write the PDF an earlier build compiled from the inputs hashed as ``key`` (:func:`job_key`)
+    to ``target``; False when the cache has none (then it is compiled).
+
+    Why: a build into another folder (a preview, a clean checkout, a course switched back to an
+    earlier version) would otherwise compile every PDF again, which is most of a build whose
+    proofs are all in the cache; the stored PDF is the one Typst made from the same template, data,
+    diagrams and versions."""
+    data = store.get_bytes(PDF_KIND, _pdf_key(key)) if store is not None else None
+    if data is None:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return True
+
+
+def keep_pdf(store: Cache | None, key: str, made: Path) -> None:
+    """Keep the PDF just compiled at ``made`` for later builds (nothing without a cache, or when it
+    cannot be read back)."""
+    if store is None:
+        return
+    try:
+        data = made.read_bytes()
+    except OSError:
+        return
+    store.put_bytes(PDF_KIND, _pdf_key(key), data)
 
 
 class Unchanged:

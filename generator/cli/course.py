@@ -136,7 +136,10 @@ def schema(kind: str) -> None:
     help="Processes for the puzzle proofs and threads for the PDFs (default: every CPU); at most the number of CPUs.",
 )
 @click.option(
-    "--clean", is_flag=True, help="Compile every PDF again (default: reuse those whose inputs are unchanged)."
+    "--clean",
+    is_flag=True,
+    help="Compile every PDF again (default: reuse those whose inputs are unchanged, from the previous build "
+    "or the proof cache).",
 )
 @COURSE_OPTION
 @STRICT_TEXT_OPTION

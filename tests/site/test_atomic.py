@@ -137,7 +137,7 @@ def test_cli_pdf_failure_is_one_line_exit_1(
     before = good_build(lessons_dir, out, formats=["html"])
     monkeypatch.setattr(pdf_stage, "compile_job", _fail)
 
-    code = main(["build", "--out", str(out), "--lessons", str(lessons_dir), "--jobs", "1"])
+    code = main(["build", "--out", str(out), "--lessons", str(lessons_dir), "--jobs", "1", "--clean"])
 
     captured = capsys.readouterr()
     assert code == 1

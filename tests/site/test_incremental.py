@@ -10,6 +10,8 @@ import yaml
 from pypdf import PdfReader
 
 from generator.build import build
+from generator.cache import BYTES_SUFFIX, Cache
+from generator.render import pdf as pdf_stage
 
 from .helpers import PDFS, PRINTSETS
 
@@ -65,3 +67,64 @@ def test_a_damaged_manifest_means_a_full_build(lessons_dir: Path, tmp_path: Path
     build(out, lessons=[lessons_dir], jobs=1)
     (out / ".damas-build.json").write_text("{not json", "utf-8")
     assert build(out, lessons=[lessons_dir], jobs=1).reused == 0
+
+
+def _pdfs(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted((out / "pdf").rglob("*.pdf"))}
+
+
+def _refuse(root: Path, job: object, index: int) -> Path:
+    raise AssertionError("a PDF was compiled")
+
+
+def test_a_fresh_folder_takes_every_pdf_from_the_cache(
+    lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PDF compiled once is kept in the proof cache under the hash of its inputs: a build into
+    another folder writes it from there, byte for byte, and compiles nothing."""
+    store = Cache(tmp_path / "cache")
+    first = build(tmp_path / "one", lessons=[lessons_dir], jobs=1, cache=store)
+    assert first.cached == 0 and first.pdfs == len(PDFS) + len(PRINTSETS)
+    monkeypatch.setattr(pdf_stage, "compile_job", _refuse)
+    again = build(tmp_path / "two", lessons=[lessons_dir], jobs=1, cache=Cache(tmp_path / "cache"))
+    assert again.cached == again.pdfs == first.pdfs and again.reused == 0
+    assert f"({again.pdfs} from the cache)" in str(again)
+    made = _pdfs(tmp_path / "one")
+    assert len(made) == first.pdfs and _pdfs(tmp_path / "two") == made
+
+
+def test_a_damaged_cached_pdf_is_compiled_again(
+    lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Cache(tmp_path / "cache")
+    first = build(tmp_path / "one", lessons=[lessons_dir], jobs=1, cache=store)
+    kept = sorted((tmp_path / "cache").rglob(f"*{BYTES_SUFFIX}"))
+    assert len(kept) == first.pdfs, "each compiled PDF is kept"
+    body = bytearray(kept[0].read_bytes())
+    body[-10] ^= 0xFF  # one byte of the PDF changed: its hash no longer matches
+    kept[0].write_bytes(bytes(body))
+    compiled: list[str] = []
+    real = pdf_stage.compile_job
+
+    def counted(root: Path, job: pdf_stage.PdfJob, index: int) -> Path:
+        compiled.append(job.output)
+        return real(root, job, index)
+
+    monkeypatch.setattr(pdf_stage, "compile_job", counted)
+    again = build(tmp_path / "two", lessons=[lessons_dir], jobs=1, cache=Cache(tmp_path / "cache"))
+    assert len(compiled) == 1 and again.cached == again.pdfs - 1
+    assert all(p.startswith(b"%PDF") for p in _pdfs(tmp_path / "two").values())
+
+
+@pytest.mark.parametrize("how", ["clean", "no cache"])
+def test_clean_or_no_cache_compiles_every_pdf(
+    lessons_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    store = Cache(tmp_path / "cache")
+    build(tmp_path / "one", lessons=[lessons_dir], jobs=1, cache=store)
+    monkeypatch.setattr(pdf_stage, "compile_job", _refuse)
+    with pytest.raises(AssertionError, match="a PDF was compiled"):
+        if how == "clean":
+            build(tmp_path / "two", lessons=[lessons_dir], jobs=1, cache=Cache(tmp_path / "cache"), incremental=False)
+        else:
+            build(tmp_path / "two", lessons=[lessons_dir], jobs=1, cache=None)
