@@ -35,7 +35,7 @@ from .collector import fewer_collections
 from .course import Course, check_course
 from .cpus import usable_cpus
 from .errors import DamasError
-from .incremental import Unchanged, cached_pdf, job_key, keep_pdf, manifest_text, previous_manifest
+from .incremental import Unchanged, cached_pdf, job_key, keep_pdfs, manifest_text, previous_manifest
 from .lessons.ahead import proofs_ahead
 from .lessons.check import CheckedLesson, CheckReport, check_file, lesson_files
 from .lessons.source import SourceError
@@ -438,8 +438,7 @@ def _write_pdfs(
     reused = len(rendered.pdfs) - len(todo) - cached
     todo.sort(key=lambda item: _diagrams(item[1]), reverse=True)  # the longest first: no long one last
     _compile_all(todo, config.jobs, reused + cached, len(rendered.pdfs), progress)
-    for _, job, _ in todo:
-        keep_pdf(store, keys[job.output], root / job.output)
+    keep_pdfs(store, {keys[job.output]: root / job.output for _, job, _ in todo})
     pdf_stage.cleanup(root)
     (root / MANIFEST).write_text(manifest_text(keys), encoding="utf-8")
     return reused, cached

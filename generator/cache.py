@@ -259,7 +259,30 @@ class Cache:
             or envelope.get("sha256") != hashlib.sha256(body).hexdigest()
         ):
             return None
+        with contextlib.suppress(OSError):  # last used now: pruning removes the longest unused first
+            os.utime(path)
         return body
+
+    def prune(self, kind: str, max_bytes: int) -> int:
+        """Delete the stored files of ``kind`` (:meth:`put_bytes`) used longest ago until the rest
+        take at most ``max_bytes``; returns how many were deleted.  Why: answers are small and
+        kept for good, but a PDF is a few hundred kilobytes, and every edit of a lesson compiles a
+        few new ones."""
+        found = []
+        for path in (self.root / f"v{LAYOUT}" / kind).glob(f"*/*{BYTES_SUFFIX}"):
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                found.append((st.st_mtime, st.st_size, path))
+        total = sum(size for _, size, _ in found)
+        deleted = 0
+        for _, size, path in sorted(found):
+            if total <= max_bytes:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+                deleted += 1
+            total -= size
+        return deleted
 
     # -- writing ------------------------------------------------------------------------------------
 

@@ -64,6 +64,11 @@ PDF_SOURCES = ("render/pdf.py",)
 """The code that compiles a job (the relayout of a near-empty last page) besides its inputs."""
 
 
+PDF_CACHE_BYTES = 256 << 20
+"""The compiled PDFs kept in the cache, at most (the bundled course's take 9.6 MB): beyond it, those
+used longest ago are deleted (:meth:`generator.cache.Cache.prune`)."""
+
+
 def _pdf_key(key: str) -> dict[str, str]:
     return {"job": key, "code": source_fingerprint(*PDF_SOURCES)}
 
@@ -84,16 +89,18 @@ def cached_pdf(store: Cache | None, key: str, target: Path) -> bool:
     return True
 
 
-def keep_pdf(store: Cache | None, key: str, made: Path) -> None:
-    """Keep the PDF just compiled at ``made`` for later builds (nothing without a cache, or when it
-    cannot be read back)."""
-    if store is None:
+def keep_pdfs(store: Cache | None, made: Mapping[str, Path]) -> None:
+    """Keep the PDFs just compiled (job hash -> file) for later builds, then bring the PDFs kept
+    within :data:`PDF_CACHE_BYTES` (nothing without a cache; a file that cannot be read is not kept)."""
+    if store is None or not made:
         return
-    try:
-        data = made.read_bytes()
-    except OSError:
-        return
-    store.put_bytes(PDF_KIND, _pdf_key(key), data)
+    for key, path in made.items():
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        store.put_bytes(PDF_KIND, _pdf_key(key), data)
+    store.prune(PDF_KIND, PDF_CACHE_BYTES)
 
 
 class Unchanged:

@@ -317,3 +317,30 @@ def test_two_checks_at_once_share_a_cache(tmp_path: Path) -> None:
     with use(Cache(tmp_path / "c")) as store:
         assert [str(e) for e in check_text(sound_and_cooked(), PATH)[1]] == run(sound_and_cooked(), None)[0]
     assert store is not None and store.hits == 2
+
+
+def test_stored_files_round_trip_and_refuse_another_key_or_damage(tmp_path: Path) -> None:
+    store = Cache(tmp_path)
+    data = b"%PDF-1.7\n" + bytes(range(256)) * 4 + b"\n%%EOF\n"  # newlines in the bytes are fine
+    store.put_bytes("pdf", {"job": "a"}, data)
+    assert store.get_bytes("pdf", {"job": "a"}) == data
+    assert store.get_bytes("pdf", {"job": "b"}) is None, "another key"
+    (path,) = (tmp_path / "v1" / "pdf").rglob("*.bin")
+    path.write_bytes(path.read_bytes()[:-1])  # cut short: the size and the hash no longer match
+    assert store.get_bytes("pdf", {"job": "a"}) is None
+    path.write_bytes(b"not a header\n" + data)
+    assert store.get_bytes("pdf", {"job": "a"}) is None
+
+
+def test_prune_deletes_the_files_used_longest_ago(tmp_path: Path) -> None:
+    store = Cache(tmp_path)
+    for n in range(4):
+        store.put_bytes("pdf", {"job": n}, bytes(1000))
+    paths = {n: store.path("pdf", store.digest("pdf", {"job": n})[1], ".bin") for n in range(4)}
+    for n, path in paths.items():  # written in order 0..3, a second apart
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))
+    assert store.get_bytes("pdf", {"job": 0}) is not None  # read now: the most recently used
+    size = paths[0].stat().st_size
+    assert store.prune("pdf", 2 * size) == 2
+    assert sorted(n for n, path in paths.items() if path.exists()) == [0, 3]
+    assert store.prune("pdf", 2 * size) == 0
