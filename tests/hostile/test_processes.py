@@ -44,7 +44,7 @@ def test_jobs_never_exceed_the_cpus(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (lessons / "american" / "outra.yaml").write_text(
         (lessons / "american" / "licao.yaml").read_text("utf-8").replace("slug: licao", "slug: outra"), "utf-8"
     )
-    build(tmp_path / "site", lessons=[lessons], formats=["pdf"], jobs=64)
+    build(tmp_path / "site", lessons=[lessons], formats=["pdf"], jobs=64, incremental=False)  # every PDF compiled
     assert _InlinePool.asked == [2], "64 asked, 2 CPUs: two PDF threads"
 
 

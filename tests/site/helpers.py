@@ -218,7 +218,8 @@ PRINTSETS = ["american/tabuleiro.pdf", "brazilian/tabuleiro.pdf"]
 """The printable board-and-pieces sets (generator/render/printset.py), one per variant."""
 SUMMARY = re.compile(
     r"built (?P<pages>\d+) page\(s\), (?P<diagrams>\d+) diagram\(s\), (?P<puzzles>\d+) puzzle\(s\), "
-    r"(?P<pdfs>\d+) PDF\(s\)(?: \((?P<reused>\d+) unchanged\))? for (?P<variants>\d+) variant\(s\) in "
+    r"(?P<pdfs>\d+) PDF\(s\)(?: \((?:(?P<reused>\d+) unchanged)?(?:, )?(?:(?P<cached>\d+) from the cache)?\))? "
+    r"for (?P<variants>\d+) variant\(s\) in "
     r"(?P<seconds>\d+\.\d) s -> (?P<out>.+)"
 )
 
