@@ -143,7 +143,7 @@ def _work(
     proof_budget: int | None,
     kept: dict[tuple[str, str], Read],
     base: proof_cache.Cache | None,
-    start: Callable[[], None],
+    start: Callable[[], object],
 ) -> tuple[list[tuple[KeyOf, ProofJob]], dict[str, list[Wanted]], dict[str, ProofJob]]:
     """Every puzzle's proof (key and job, in the check's order), per variant the endgame slices of
     ending claims not built yet, and the proofs not stored yet (:func:`_unstored`, keyed as the
@@ -183,17 +183,28 @@ def _ready() -> None:
     """Nothing: a worker given this starts (imports damas) while the main process reads on."""
 
 
-class _Start:
-    """Start every worker process of ``pool`` once, when first called."""
+class _Workers:
+    """The worker processes, made when first asked for: a build with nothing to prove makes none
+    (not even the executor's queues and semaphores)."""
 
-    def __init__(self, pool: ProcessPoolExecutor, workers: int) -> None:
-        self.pool, self.workers, self.started = pool, workers, False
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
 
-    def __call__(self) -> None:
-        if not self.started:
-            self.started = True
+    def start(self) -> ProcessPoolExecutor:
+        """The pool, made and every worker started on the first call (the import of damas, about
+        a second, then overlaps whatever the main process does next)."""
+        if self.pool is None:
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=quiet_worker)
             for _ in range(self.workers):  # each submit finds no idle worker and starts one more
                 self.pool.submit(_ready)
+        return self.pool
+
+    def shutdown(self) -> None:
+        """Stop the workers: work not started is dropped, work under way is waited for."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager
@@ -208,18 +219,17 @@ def proofs_ahead(files: list[FsPath], proof_budget: int | None = None, jobs: int
     if workers <= 1:
         yield
         return
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
+    crew = _Workers(workers)
     try:
         with read_ahead() as kept:
-            proofs, endings, todo = _work(files, proof_budget, kept, base, _Start(pool, workers))
+            proofs, endings, todo = _work(files, proof_budget, kept, base, crew.start)
             if not endings and len(todo) < AHEAD_MIN:
                 yield
                 return
-            with _hand_out(pool, base, proofs, endings, None if endings else todo):
+            with _hand_out(crew.start(), base, proofs, endings, None if endings else todo):
                 yield
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        crew.shutdown()
 
 
 @contextlib.contextmanager

@@ -47,6 +47,10 @@ def _check(lessons: Path, store: Cache | None, jobs: int | None) -> CheckReport:
         return check_paths([lessons])
 
 
+def _no_pool(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a worker pool was made")
+
+
 def test_workers_prove_what_the_check_proves_once_each(
     lessons: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -63,6 +67,7 @@ def test_workers_prove_what_the_check_proves_once_each(
     parsed: list[str] = []
     load = check_module.load_document
     monkeypatch.setattr(check_module, "load_document", lambda text, path: parsed.append(path) or load(text, path))
+    monkeypatch.setattr(ahead_module, "ProcessPoolExecutor", _no_pool)
     again = _check(lessons, warm, 2)
     assert len(parsed) == len(FILES), "each file parsed once: read ahead, then taken by the check"
     assert warm.hits == count and warm.writes == 0, "nothing left to prove: no workers, every proof read"
