@@ -35,7 +35,7 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import __version__
 
@@ -52,6 +52,8 @@ BYTES_SUFFIX = ".bin"
 
 SOURCE_SUFFIXES = (".py", ".pyx", ".so", ".pyd", ".mo", ".po", ".j2")
 """Files of a package folder that count in :func:`source_fingerprint` (code, compiled code, catalogs)."""
+
+T = TypeVar("T")
 
 _ACTIVE: contextvars.ContextVar[Cache | None] = contextvars.ContextVar("damas_cache", default=None)
 
@@ -204,52 +206,52 @@ class Cache:
         """The stored value for ``key`` (plain JSON data), or None: missing, unreadable, not JSON,
         another envelope, or a file that answers another key.  Callers check the value's shape."""
         text, digest = self.digest(kind, key)
-        value = self._read(self.path(kind, digest), text)
-        if value is None:
-            self.misses += 1
-        else:
-            self.hits += 1
-        return value
-
-    def _read(self, path: Path, key_text: str) -> Any | None:
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            return None
-        try:
-            with os.fdopen(fd, "rb") as f:
-                raw = f.read(MAX_ENTRY_BYTES + 1)
-            if len(raw) > MAX_ENTRY_BYTES:
-                return None
-            data = json.loads(raw.decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-            return None
-        if not isinstance(data, dict) or data.get("layout") != LAYOUT or data.get("key") != key_text:
-            return None
-        return data.get("value")
+        return self._counted(self._read(self.path(kind, digest), text))
 
     def get_bytes(self, kind: str, key: Any) -> bytes | None:
         """The stored file for ``key`` (a compiled PDF), or None: missing, unreadable, another
         envelope, another key, or bytes that do not match the hash written with them."""
         text, digest = self.digest(kind, key)
-        data = self._read_bytes(self.path(kind, digest, BYTES_SUFFIX), text)
-        if data is None:
+        return self._counted(self._read_bytes(self.path(kind, digest, BYTES_SUFFIX), text))
+
+    def _counted(self, found: T) -> T:
+        if found is None:
             self.misses += 1
         else:
             self.hits += 1
-        return data
+        return found
 
-    def _read_bytes(self, path: Path, key_text: str) -> bytes | None:
+    @staticmethod
+    def _raw(path: Path, limit: int) -> bytes | None:
+        """The bytes of ``path``, reached through no symbolic link; None when it cannot be read or
+        holds more than ``limit`` bytes (it cannot be one of ours)."""
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         except OSError:
             return None
         try:
             with os.fdopen(fd, "rb") as f:
-                raw = f.read(MAX_FILE_BYTES + MAX_ENTRY_BYTES + 1)
-            head, _, body = raw.partition(b"\n")
-            envelope = json.loads(head.decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+                raw = f.read(limit + 1)
+        except OSError:
+            return None
+        return raw if len(raw) <= limit else None
+
+    def _read(self, path: Path, key_text: str) -> Any | None:
+        raw = self._raw(path, MAX_ENTRY_BYTES)
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict) or data.get("layout") != LAYOUT or data.get("key") != key_text:
+            return None
+        return data.get("value")
+
+    def _read_bytes(self, path: Path, key_text: str) -> bytes | None:
+        raw = self._raw(path, MAX_FILE_BYTES + MAX_ENTRY_BYTES)
+        head, _, body = (raw or b"").partition(b"\n")
+        try:
+            envelope = json.loads(head.decode("utf-8")) if raw is not None else None
+        except (UnicodeDecodeError, ValueError, RecursionError):
             return None
         if (
             not isinstance(envelope, dict)
