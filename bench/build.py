@@ -293,7 +293,7 @@ def main() -> int:
                 f"warm cache, fresh output ({label}), median of {len(fresh)}: "
                 f"{statistics.median(w for w, _ in fresh):.1f} s wall, "
                 f"{statistics.median(c for _, c in fresh):.1f} s CPU; "
-                f"{getattr(again, 'cached', 0)} of {again.pdfs} PDFs from the cache"
+                f"{again.cached} of {again.pdfs} PDFs from the cache"
             )
             print("  " + ", ".join(f"{k} {v:.1f} s" for k, v in again.stages.items()))
 

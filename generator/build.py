@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .cache import Cache, open_cache, use
-from .cache import active as active_cache
+from .cache import active as active_cache  # the write stage keeps and reuses PDFs in it
 from .collector import fewer_collections
 from .course import Course, check_course
 from .cpus import usable_cpus

@@ -62,8 +62,6 @@ PDF_KIND = "pdf"
 """The proof cache's kind for compiled PDFs (generator/cache.py)."""
 PDF_SOURCES = ("render/pdf.py",)
 """The code that compiles a job (the relayout of a near-empty last page) besides its inputs."""
-
-
 PDF_CACHE_BYTES = 256 << 20
 """The compiled PDFs kept in the cache, at most (the bundled course's take 9.6 MB): beyond it, those
 used longest ago are deleted (:meth:`generator.cache.Cache.prune`)."""
